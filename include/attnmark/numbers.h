@@ -1,0 +1,23 @@
+// attnmark/numbers.h: numbers as people read them.
+//
+//   format_fixed(0.6652, 3);   // "0.665"
+//   format_fixed(-0.0001, 2);  // "0.00", never "-0.00"
+//   round_to(0.24473, 3);      // 0.245 (the double nearest "0.245")
+#pragma once
+
+#include <string>
+
+namespace attnmark {
+
+// x with exactly `decimals` digits after the point, correctly rounded from
+// x's exact binary value. A result that shows as zero has no minus sign.
+// REQUIRES: x finite, 0 <= decimals <= 15.
+std::string format_fixed(double x, int decimals);
+
+// x rounded to `decimals` places: the double nearest format_fixed(x, decimals).
+double round_to(double x, int decimals);
+
+// x in its shortest round-trip form, for machine-readable output ("0.1").
+std::string format_exact(double x);
+
+}  // namespace attnmark

@@ -1,0 +1,94 @@
+#include "attnmark/attention.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnmark {
+
+double portable_exp(double x) {
+  // fdlibm e_exp.c: x = k·ln2 + r with |r| ≤ ln2/2, e^r from a rational
+  // approximation, then scaled by 2^k (ldexp is exact).
+  constexpr double ln2_hi = 6.93147180369123816490e-01;  // trailing zeros: k·ln2_hi is exact
+  constexpr double ln2_lo = 1.90821492927058770002e-10;
+  constexpr double inv_ln2 = 1.44269504088896338700e+00;
+  constexpr double p1 = 1.66666666666666019037e-01;
+  constexpr double p2 = -2.77777777770155933842e-03;
+  constexpr double p3 = 6.61375632143793436117e-05;
+  constexpr double p4 = -1.65339022054652515390e-06;
+  constexpr double p5 = 4.13813679705723846039e-08;
+  if (std::isnan(x)) return x;
+  if (x > 709.782712893383973096) return std::numeric_limits<double>::infinity();
+  if (x < -745.13321910194110842) return 0.0;
+  if (x == 0.0) return 1.0;
+  const double k = std::floor(x * inv_ln2 + 0.5);
+  const double hi = x - k * ln2_hi;
+  const double lo = k * ln2_lo;
+  const double r = hi - lo;
+  const double t = r * r;
+  const double c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))));
+  if (k == 0) return 1.0 - ((r * c) / (c - 2.0) - r);
+  const double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+  return std::ldexp(y, static_cast<int>(k));
+}
+
+Matrix multiply(const Matrix& a, const Matrix& b) {
+  const std::size_t cols = b.empty() ? 0 : b[0].size();
+  Matrix out(a.size(), Vector(cols, 0.0));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < cols; ++j) {
+      double sum = 0;
+      for (std::size_t k = 0; k < b.size(); ++k) sum += a[i][k] * b[k][j];
+      out[i][j] = sum;
+    }
+  return out;
+}
+
+Matrix attention_scores(const Matrix& queries, const Matrix& keys, double scale,
+                        Mask mask, const std::vector<std::size_t>& query_tokens) {
+  Matrix out(queries.size(), Vector(keys.size(), 0.0));
+  for (std::size_t r = 0; r < queries.size(); ++r)
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+      if (mask == Mask::causal && j > query_tokens[r]) {
+        out[r][j] = masked_score;
+        continue;
+      }
+      double dot = 0;
+      for (std::size_t k = 0; k < keys[j].size(); ++k) dot += queries[r][k] * keys[j][k];
+      out[r][j] = scale == 1.0 ? dot : dot / scale;
+    }
+  return out;
+}
+
+Matrix softmax_rows(const Matrix& scores) {
+  Matrix out(scores.size());
+  for (std::size_t r = 0; r < scores.size(); ++r) {
+    double top = masked_score;
+    for (double s : scores[r]) top = std::max(top, s);
+    Vector powers(scores[r].size());
+    double total = 0;
+    for (std::size_t j = 0; j < powers.size(); ++j) {
+      powers[j] = scores[r][j] == masked_score ? 0.0 : portable_exp(scores[r][j] - top);
+      total += powers[j];
+    }
+    for (double& p : powers) p /= total;
+    out[r] = std::move(powers);
+  }
+  return out;
+}
+
+Matrix mix_values(const Matrix& weights, const Matrix& values) {
+  return multiply(weights, values);
+}
+
+std::vector<std::size_t> most_attended(const Matrix& weights) {
+  std::vector<std::size_t> out;
+  for (const Vector& row : weights) {
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < row.size(); ++j)
+      if (row[j] > row[best]) best = j;
+    out.push_back(best);
+  }
+  return out;
+}
+
+}  // namespace attnmark

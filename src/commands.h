@@ -1,0 +1,37 @@
+// commands.h: the subcommands, run from options that main() has parsed.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnmark {
+
+// Everything the command line said, as text; commands check it strictly.
+struct Options {
+  std::string command;               // "generate", "key", "template", "validate"
+  std::vector<std::string> rubrics;  // validate takes several; the others one
+  std::optional<std::string> seed;   // --seed, parsed with from_chars
+  std::string student;               // --student
+  std::string format = "md";         // --format
+  std::string output;                // -o; empty means standard output
+};
+
+// A subcommand's name and one-line help, for main()'s table.
+struct CommandInfo {
+  const char* name;
+  const char* help;
+};
+const std::vector<CommandInfo>& command_table();
+
+// Runs options.command. Writes results to `out` (or files) and notes for the
+// user to `err`. Returns the exit status. Throws Error for usage and
+// definition errors (main reports them and exits 2).
+int run_command(const Options& options, std::ostream& out, std::ostream& err);
+
+// Parses a seed strictly: decimal digits only, 0 to 2^64 − 1.
+// Throws Error ("--seed: ...") otherwise; "-1" is not silently 2^64 − 1.
+std::uint64_t parse_seed(const std::string& text);
+
+}  // namespace attnmark

@@ -1,0 +1,151 @@
+#include "csv.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "attnmark/error.h"
+
+namespace attnmark {
+
+namespace {
+
+constexpr std::size_t max_field_bytes = std::size_t(1) << 20;  // 1 MiB
+// Longer lines are not copied into an error for the caret.
+constexpr std::size_t max_source_line_bytes = 200;
+constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// An ASCII sign, digits with at most one '.', an optional exponent: text a
+// spreadsheet shows as a number, never runs as a formula.
+bool is_plain_number(std::string_view t) {
+  std::size_t i = 0;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  std::size_t digits = 0;
+  for (; i < t.size() && is_digit(t[i]); ++i) ++digits;
+  if (i < t.size() && t[i] == '.')
+    for (++i; i < t.size() && is_digit(t[i]); ++i) ++digits;
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (i >= t.size() || !is_digit(t[i])) return false;
+    while (i < t.size() && is_digit(t[i])) ++i;
+  }
+  return i == t.size();
+}
+
+}  // namespace
+
+CsvReader::CsvReader(std::string_view text, std::string file_name)
+    : text_(text), file_name_(std::move(file_name)) {
+  if (text_.substr(0, utf8_bom.size()) == utf8_bom) pos_ = line_start_ = utf8_bom.size();
+}
+
+bool CsvReader::next(CsvRecord& record) {
+  while (skip_line_break()) {
+  }  // completely empty lines are not records
+  if (pos_ >= text_.size()) return false;
+  record.line = line_;
+  std::size_t count = 0;
+  for (;;) {
+    if (count == record.fields.size()) record.fields.emplace_back();
+    read_field(record.fields[count++]);
+    if (pos_ < text_.size() && text_[pos_] == ',') {
+      ++pos_;
+      continue;
+    }
+    skip_line_break();  // or we are at the end of the text
+    break;
+  }
+  record.fields.resize(count);
+  return true;
+}
+
+void CsvReader::read_field(std::string& field) {
+  const std::size_t start = pos_;
+  const int start_line = line_;
+  const std::size_t start_line_start = line_start_;
+  field.clear();
+
+  if (pos_ >= text_.size() || text_[pos_] != '"') {
+    std::size_t end = std::min(text_.find_first_of(",\r\n\"", pos_), text_.size());
+    if (end < text_.size() && text_[end] == '"')
+      fail(line_, line_start_, end, "a '\"' inside an unquoted field; quote the whole field");
+    if (end - pos_ > max_field_bytes) fail(line_, line_start_, start, "field longer than 1 MiB");
+    field.assign(text_.substr(pos_, end - pos_));
+    pos_ = end;
+    return;
+  }
+
+  ++pos_;  // the opening quote
+  for (;;) {
+    std::size_t quote = text_.find('"', pos_);
+    if (quote == std::string_view::npos)
+      fail(start_line, start_line_start, start, "unterminated quoted field starting here");
+    // Count the line breaks inside the field, so later lines stay right.
+    for (std::size_t i = pos_; i < quote; ++i) {
+      bool lone_cr = text_[i] == '\r' && text_[i + 1] != '\n';  // i + 1 <= quote
+      if (text_[i] == '\n' || lone_cr) {
+        ++line_;
+        line_start_ = i + 1;
+      }
+    }
+    bool doubled = quote + 1 < text_.size() && text_[quote + 1] == '"';
+    if (field.size() + (quote - pos_) + doubled > max_field_bytes)
+      fail(start_line, start_line_start, start, "field longer than 1 MiB");
+    field.append(text_.substr(pos_, quote - pos_));
+    pos_ = quote + 1;
+    if (!doubled) break;
+    field += '"';
+    ++pos_;
+  }
+  if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\r' && text_[pos_] != '\n')
+    fail(line_, line_start_, pos_,
+         "text after a closing quote; write a '\"' inside a quoted field as '\"\"'");
+}
+
+bool CsvReader::skip_line_break() {
+  if (pos_ >= text_.size()) return false;
+  if (text_[pos_] == '\r') {
+    ++pos_;
+    if (pos_ < text_.size() && text_[pos_] == '\n') ++pos_;
+  } else if (text_[pos_] == '\n') {
+    ++pos_;
+  } else {
+    return false;
+  }
+  ++line_;
+  line_start_ = pos_;
+  return true;
+}
+
+void CsvReader::fail(int line, std::size_t line_start, std::size_t at,
+                     std::string message) const {
+  std::size_t line_end = std::min(text_.find_first_of("\r\n", line_start), text_.size());
+  std::string source_line;
+  if (line_end - line_start <= max_source_line_bytes)
+    source_line = text_.substr(line_start, line_end - line_start);
+  int column = static_cast<int>(std::min<std::size_t>(at - line_start + 1, INT_MAX));
+  throw Error(file_name_, line, column, std::move(message), std::move(source_line));
+}
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::string csv_text_field(std::string_view text) {
+  constexpr std::string_view formula_starts = "=+-@\t\r";
+  bool runs_as_formula = !text.empty() &&
+                         formula_starts.find(text.front()) != std::string_view::npos &&
+                         !is_plain_number(text);
+  return runs_as_formula ? csv_field("'" + std::string(text)) : csv_field(text);
+}
+
+}  // namespace attnmark

@@ -1,0 +1,210 @@
+#include "attnmark/variant.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "attnmark/attention.h"
+#include "attnmark/error.h"
+#include "attnmark/numbers.h"
+#include "attnmark/pcg32.h"
+
+namespace attnmark {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  std::uint64_t z = x + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// Fills a rows × cols table from the input: its fixed values, or one draw
+// per cell in row-major order.
+Matrix draw(const InputSpec& input, std::size_t rows, std::size_t cols, Pcg32& rng) {
+  if (!input.random) return input.fixed;
+  Matrix out(rows, Vector(cols));
+  for (Vector& row : out)
+    for (double& cell : row) {
+      const std::uint32_t index = rng.below(static_cast<std::uint32_t>(input.grid.count()));
+      cell = input.grid.value(index);
+    }
+  return out;
+}
+
+// Why a drawn question is unfair, or empty when it is fine.
+std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q) {
+  const Constraints& c = spec.constraints;
+  if (c.max_abs_score) {
+    for (const Vector& row : q.scores)
+      for (double s : row)
+        if (s != masked_score && std::fabs(s) > *c.max_abs_score)
+          return fmt::format("a score of {} is beyond max_abs_score {}", format_exact(s),
+                             format_exact(*c.max_abs_score));
+  }
+  const int decimals = spec.decimals(Part::weights);
+  const bool unique_top =
+      c.unique_top_weight ||
+      std::find(spec.ask.begin(), spec.ask.end(), Part::most_attended) != spec.ask.end();
+  for (std::size_t r = 0; r < q.weights.size(); ++r) {
+    const Vector& row = q.weights[r];
+    const std::size_t token = q.query_rows()[r];
+    if (unique_top) {
+      const double top = round_to(row[q.most_attended[r]], decimals);
+      for (std::size_t j = 0; j < row.size(); ++j)
+        if (j != q.most_attended[r] && round_to(row[j], decimals) == top)
+          return fmt::format("the query of '{}' has no single largest weight at {} decimals",
+                             q.tokens[token], decimals);
+    }
+    if (c.distinct_weights) {
+      for (std::size_t i = 0; i < row.size(); ++i)
+        for (std::size_t j = i + 1; j < row.size(); ++j)
+          if (q.scores[r][i] != masked_score && q.scores[r][j] != masked_score &&
+              format_fixed(row[i], decimals) == format_fixed(row[j], decimals))
+            return fmt::format("two weights of the query of '{}' are both {} at {} decimals",
+                               q.tokens[token], format_fixed(row[i], decimals), decimals);
+    }
+  }
+  return {};
+}
+
+// One draw of a question: tokens, asking token, inputs, then the answers.
+QuestionVariant draw_question(const QuestionSpec& spec, Pcg32& rng) {
+  QuestionVariant q;
+  q.spec = &spec;
+  if (spec.tokens.from_bank) {
+    // Partial Fisher–Yates: `count` distinct words in drawn order.
+    std::vector<std::string> bank = spec.tokens.words;
+    for (int i = 0; i < spec.tokens.count; ++i) {
+      const std::uint32_t left = static_cast<std::uint32_t>(bank.size()) - static_cast<std::uint32_t>(i);
+      const std::size_t j = static_cast<std::size_t>(i) + rng.below(left);
+      std::swap(bank[static_cast<std::size_t>(i)], bank[j]);
+    }
+    bank.resize(static_cast<std::size_t>(spec.tokens.count));
+    q.tokens = std::move(bank);
+  } else {
+    q.tokens = spec.tokens.words;
+  }
+  const std::size_t n = q.tokens.size();
+  if (spec.task == Task::one_token) {
+    switch (spec.query_token.kind) {
+      case QueryTokenSpec::Kind::random:
+        q.query_token = rng.below(static_cast<std::uint32_t>(n));
+        break;
+      case QueryTokenSpec::Kind::position:
+        q.query_token = static_cast<std::size_t>(spec.query_token.position - 1);
+        break;
+      case QueryTokenSpec::Kind::word:
+        for (std::size_t i = 0; i < n; ++i)
+          if (q.tokens[i] == spec.query_token.word) q.query_token = i;
+        break;
+    }
+  }
+  switch (spec.scale.kind) {
+    case ScaleSpec::Kind::none: q.scale = 1; break;
+    case ScaleSpec::Kind::sqrt_dk: q.scale = std::sqrt(static_cast<double>(spec.d_k)); break;
+    case ScaleSpec::Kind::number: q.scale = spec.scale.number; break;
+  }
+  const auto dk = static_cast<std::size_t>(spec.d_k);
+  const auto dv = static_cast<std::size_t>(spec.d_v);
+  if (spec.projections) {
+    const auto dm = static_cast<std::size_t>(spec.d_model);
+    q.embeddings = draw(spec.embeddings, n, dm, rng);
+    q.w_q = draw(spec.w_q, dm, dk, rng);
+    q.w_k = draw(spec.w_k, dm, dk, rng);
+    q.w_v = draw(spec.w_v, dm, dv, rng);
+    Matrix all_queries = multiply(q.embeddings, q.w_q);
+    q.keys = multiply(q.embeddings, q.w_k);
+    q.values = multiply(q.embeddings, q.w_v);
+    q.queries = spec.task == Task::one_token ? Matrix{all_queries[*q.query_token]}
+                                             : std::move(all_queries);
+  } else {
+    q.queries = spec.task == Task::one_token ? draw(spec.query, 1, dk, rng)
+                                             : draw(spec.queries, n, dk, rng);
+    q.keys = draw(spec.keys, n, dk, rng);
+    q.values = draw(spec.values, n, dv, rng);
+  }
+  q.scores = attention_scores(q.queries, q.keys, q.scale, spec.mask, q.query_rows());
+  q.weights = softmax_rows(q.scores);
+  q.output = mix_values(q.weights, q.values);
+  q.most_attended = attnmark::most_attended(q.weights);
+  return q;
+}
+
+}  // namespace
+
+std::vector<std::size_t> QuestionVariant::query_rows() const {
+  if (query_token) return {*query_token};
+  std::vector<std::size_t> rows(tokens.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+  return rows;
+}
+
+std::string Variant::id_text() const { return fmt::format("{:016x}", id); }
+
+std::uint64_t variant_id(std::uint64_t seed, std::string_view student) {
+  return splitmix64(seed ^ splitmix64(fnv1a64(student)));
+}
+
+std::optional<std::uint64_t> parse_variant_id(std::string_view text) {
+  if (text.size() != 16) return std::nullopt;
+  std::uint64_t id = 0;
+  for (char c : text) {
+    int digit;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    else return std::nullopt;
+    id = id << 4 | static_cast<std::uint64_t>(digit);
+  }
+  return id;
+}
+
+Variant make_variant(const Rubric& rubric, std::uint64_t seed, std::string_view student) {
+  return make_variant_with_id(rubric, seed, variant_id(seed, student), student);
+}
+
+Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed, std::uint64_t id,
+                             std::string_view student) {
+  Variant v;
+  v.rubric = rubric.name;
+  v.student = std::string(student);
+  v.seed = seed;
+  v.id = id;
+  for (std::size_t i = 0; i < rubric.questions.size(); ++i) {
+    const QuestionSpec& spec = rubric.questions[i];
+    // Each question has its own stream, so adding a question leaves the
+    // numbers of the others as they were.
+    Pcg32 rng(id, i);
+    const int draws = spec.fixed() ? 1 : spec.constraints.max_draws;
+    std::string why;
+    for (int attempt = 0; attempt < draws; ++attempt) {
+      QuestionVariant q = draw_question(spec, rng);
+      why = broken_constraint(spec, q);
+      if (why.empty()) {
+        v.questions.push_back(std::move(q));
+        break;
+      }
+    }
+    if (!why.empty()) {
+      const std::string message =
+          spec.fixed()
+              ? fmt::format("{}: the given inputs break a constraint: {}", spec.id, why)
+              : fmt::format("{}: no fair variant in {} draws (variant {:016x}); the last failed "
+                            "because {}; widen the grids or relax the constraints",
+                            spec.id, draws, id, why);
+      throw Error(spec.place.file, spec.place.line, spec.place.column, message);
+    }
+  }
+  return v;
+}
+
+}  // namespace attnmark
