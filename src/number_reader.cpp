@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace attnmark {
 
@@ -212,9 +213,8 @@ Range to_double(const Decimal& d, int exponent, double& value) {
   std::string ascii = std::string(d.int_digits.empty() ? "0" : d.int_digits) + '.' +
                       std::string(d.frac_digits.empty() ? "0" : d.frac_digits) + 'e' +
                       std::to_string(exponent);
-  auto [end, error] = std::from_chars(ascii.data(), ascii.data() + ascii.size(), value);
-  (void)end;
-  if (error == std::errc()) return Range::ok;
+  if (std::from_chars(ascii.data(), ascii.data() + ascii.size(), value).ec == std::errc())
+    return Range::ok;
   // Out of range: too large when the leading significant digit sits left of
   // the decimal point once the exponent is applied.
   std::string digits = std::string(d.int_digits) + std::string(d.frac_digits);
@@ -273,8 +273,8 @@ CellReading read_number(std::string_view raw, bool masked_allowed) {
   if (is_infinity_word(body)) {
     if (!negative) return unreadable(quoted(text) + " is not a finite number");
     if (masked_allowed) return of_kind(Kind::masked);
-    return unreadable(quoted(text) +
-                      " is not a number: only a masked score can be -\xE2\x88\x9E");
+    return unreadable(quoted(text) + " is not a number: only a masked score can be -" +
+                      std::string(infinity_sign));
   }
 
   CellReading could_not_read = unreadable("could not read " + quoted(text) + " as a number");
@@ -291,7 +291,7 @@ CellReading read_number(std::string_view raw, bool masked_allowed) {
       if (significant_digits(*d) > max_significant_digits)
         return unreadable(quoted(text) + " has more than 40 significant digits");
     double numerator = 0, denominator = 0;
-    to_double(first, 0, numerator);  // cannot fail: 40 digits, no exponent
+    to_double(first, 0, numerator);  // cannot fail: under 64 digits, no exponent
     to_double(second, 0, denominator);
     if (denominator == 0) return unreadable("cannot divide by zero in " + quoted(text));
     // Cannot overflow or underflow: each part lies within about 1e±64.

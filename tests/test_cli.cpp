@@ -1,0 +1,142 @@
+// The command line, run as a user runs it: exit codes, messages, files.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include "attnmark/error.h"
+#include "commands.h"
+#include "file_io.h"
+
+namespace {
+
+struct Run {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+// Runs the attnmark binary with shell-quoted arguments.
+Run run_cli(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path() / "attnmark-cli-test";
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "out").string(), err = (dir / "err").string();
+  const std::string command = std::string("cd '") + ATTNMARK_SOURCE_DIR + "' && '" + ATTNMARK_BINARY + "' " + args +
+                              " >'" + out + "' 2>'" + err + "' </dev/null";
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, attnmark::read_file(out, 1 << 24), attnmark::read_file(err, 1 << 24)};
+}
+
+}  // namespace
+
+TEST_CASE("parse_seed accepts whole numbers and rejects everything else") {
+  CHECK(attnmark::parse_seed("0") == 0);
+  CHECK(attnmark::parse_seed("18446744073709551615") == 18446744073709551615ULL);
+  for (const char* bad : {"-1", "+1", "", " 1", "1 ", "1e3", "0x10", "18446744073709551616", "1.5", "abc"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(attnmark::parse_seed(bad),
+                      std::string("--seed: expected a whole number from 0 to 18446744073709551615; got '") + bad + "'");
+  }
+}
+
+TEST_CASE("--seed -1 is refused with exit 2, not turned into 2^64-1") {
+  const Run r = run_cli("key rubrics/lesson.yaml --seed -1");
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "attnmark: --seed: expected a whole number from 0 to 18446744073709551615; got '-1'\n");
+}
+
+TEST_CASE("key --format json has the documented shape") {
+  const Run r = run_cli("key rubrics/lesson.yaml --seed 3 --student s001 --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["rubric"] == "lesson");
+  CHECK(j["student"] == "s001");
+  CHECK(j["seed"] == 3);
+  CHECK(j["variant"].get<std::string>().size() == 16);
+  CHECK(j["generator"] == "attnmark-gen/1");
+  const auto& q1 = j["questions"][0];
+  CHECK(q1["id"] == "q1");
+  CHECK(q1["task"] == "one-token");
+  CHECK(q1["query_token"] == 2);
+  CHECK(q1["scale"] == 1.0);
+  CHECK(q1["mask"] == "none");
+  CHECK(q1["inputs"]["query"] == nlohmann::json::array({1.0, 0.0}));
+  CHECK(q1["answers"]["scores"] == nlohmann::json::array({2.0, 0.0, 1.0}));
+  CHECK(q1["answers"]["output"][0].get<double>() == Approx(7.876).epsilon(0).margin(0.0005));
+  const auto& q2 = j["questions"][1];
+  CHECK(q2["query_token"].is_null());
+  CHECK(q2["inputs"]["queries"].size() == 3);
+  CHECK(q2["answers"]["weights"][2][0].get<double>() == Approx(0.665).epsilon(0).margin(0.0005));
+  CHECK(j["questions"][2]["answers"]["most_attended"] == "is");
+}
+
+TEST_CASE("a masked score is null in the JSON key") {
+  const Run r = run_cli("key rubrics/scaled-causal.yaml --seed 7 --student s001 --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["questions"][0]["scale"] == 2.0);
+  CHECK(j["questions"][0]["mask"] == "causal");
+  CHECK(j["questions"][0]["answers"]["scores"][3].is_null());
+  CHECK(j["questions"][0]["answers"]["weights"][3] == 0.0);
+  CHECK(j["questions"][1]["answers"]["scores"][0][1].is_null());
+}
+
+TEST_CASE("-o writes the file and says where") {
+  const auto path = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "sub" / "w.md";
+  std::filesystem::remove_all(path.parent_path());
+  const Run r = run_cli("generate rubrics/lesson.yaml --student s001 -o '" + path.string() + "'");
+  CHECK(r.status == 0);
+  CHECK(r.out.empty());
+  CHECK(r.err == "attnmark: wrote worksheet to " + path.string() + "\n");
+  CHECK(attnmark::read_file(path.string(), 1 << 20).rfind("# How attention works in a transformer: worksheet\n", 0) == 0);
+}
+
+TEST_CASE("a rubric without a seed gets a fresh one that is printed") {
+  const Run r = run_cli("template rubrics/one-token.yaml --student s1");
+  CHECK(r.status == 0);
+  CHECK(r.err.rfind("attnmark: rubrics/one-token.yaml has no seed: and no --seed was given; using --seed ", 0) == 0);
+  const std::string seed = r.err.substr(r.err.rfind(' ') + 1, r.err.size() - r.err.rfind(' ') - 2);
+  CHECK(r.out.find("seed: " + seed + "\n") != std::string::npos);
+  // The printed seed reproduces the output.
+  const Run again = run_cli("template rubrics/one-token.yaml --student s1 --seed " + seed);
+  CHECK(again.out == r.out);
+}
+
+TEST_CASE("definition errors exit 2 with file:line:column, the line and a caret") {
+  const auto path = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "bad.yaml";
+  attnmark::write_file(path.string(), "questions:\n  - task: one-tokn\n");
+  const Run r = run_cli("validate '" + path.string() + "'");
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == path.string() +
+                     ":2:11: q1.task: expected 'one-token' or 'all-tokens'; got 'one-tokn' (did you mean 'one-token'?)\n"
+                     "  - task: one-tokn\n"
+                     "          ^\n");
+  const Run g = run_cli("generate '" + path.string() + "'");
+  CHECK(g.status == 2);
+  CHECK(g.err.rfind("attnmark: " + path.string() + ":2:11: q1.task:", 0) == 0);
+}
+
+TEST_CASE("validate passes every shipped rubric") {
+  const Run r = run_cli("validate rubrics/lesson.yaml rubrics/one-token.yaml rubrics/all-tokens.yaml "
+                         "rubrics/scaled-causal.yaml rubrics/projections.yaml");
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "rubrics/lesson.yaml: ok (3 questions)\n"
+        "rubrics/one-token.yaml: ok (1 question)\n"
+        "rubrics/all-tokens.yaml: ok (1 question)\n"
+        "rubrics/scaled-causal.yaml: ok (2 questions)\n"
+        "rubrics/projections.yaml: ok (1 question)\n");
+}
+
+TEST_CASE("usage errors exit 2") {
+  CHECK(run_cli("").status == 2);
+  CHECK(run_cli("frobnicate").status == 2);
+  CHECK(run_cli("key rubrics/lesson.yaml --format pdf").status == 2);
+  CHECK(run_cli("key rubrics/lesson.yaml --format pdf").err == "attnmark: --format: expected 'md' or 'json'; got 'pdf'\n");
+  CHECK(run_cli("key no-such-file.yaml").err.rfind("attnmark: no-such-file.yaml: cannot open: No such file or directory", 0) == 0);
+  CHECK(run_cli("--help").status == 0);
+}
