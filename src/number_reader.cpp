@@ -1,4 +1,4 @@
-#include "number_reader.h"
+#include "attnmark/number_reader.h"
 
 #include <algorithm>
 #include <charconv>

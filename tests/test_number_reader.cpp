@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "number_reader.h"
+#include "attnmark/number_reader.h"
 
 using attnmark::CellReading;
 using attnmark::read_number;

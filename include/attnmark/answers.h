@@ -1,0 +1,41 @@
+// attnmark/answers.h: one student's submission as read, before marking.
+//
+// Readers (answer_reader.h) fill it from an answer file or a sheet row; the
+// grader (grader.h) marks it. Cells keep the text the student wrote, so
+// feedback can quote it back.
+//
+//   Submission s;
+//   s.student = "s001";
+//   s.answers["q1"]["weights"].rows = {{"0.665", ".09", "24.5%"}};
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnmark {
+
+// The cells of one part as written: a row per query (a one-token part or a
+// single value is one row). A blank or missing cell is "".
+struct PartAnswer {
+  std::vector<std::vector<std::string>> rows;
+};
+
+// One student's answers and what the file said about itself.
+struct Submission {
+  std::string source;   // where it came from: "answers/s001.yaml", "class.csv:12"
+  std::string student;  // may be empty when the file does not say
+  std::string rubric;   // the rubric name recorded in the file, or empty
+  std::optional<std::uint64_t> seed;  // recorded in the file
+  std::string variant;                // recorded in the file (16 hex digits), or empty
+  // question id → part name ("scores", "most_attended") → cells.
+  std::map<std::string, std::map<std::string, PartAnswer>> answers;
+  // Things read past that the student or teacher should know ("unknown question 'q9'").
+  std::vector<std::string> notes;
+  // Non-empty when nothing could be read: why (a syntax error, a binary file).
+  std::string unreadable;
+};
+
+}  // namespace attnmark
