@@ -162,8 +162,9 @@ TEST_CASE("fixed inputs that break a constraint are reported once") {
       "    inputs: {query: [0, 1], keys: [[2, 1], [0, 2], [1, 1]], values: [[10, 0], [0, 10], [5, 5]]}\n"
       "    ask: [weights]\n"
       "    constraints: {distinct_weights: true}\n";
+  const Rubric rubric = load_rubric(text, "fixed.yaml");
   try {
-    make_variant(load_rubric(text, "fixed.yaml"), 1, "s");
+    make_variant(rubric, 1, "s");
     FAIL("expected an error");
   } catch (const Error& e) {
     CHECK(e.message() == "q1: the given inputs break a constraint: two weights of the query of 'late' are both 0.212 at 3 decimals");

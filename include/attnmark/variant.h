@@ -71,4 +71,9 @@ Variant make_variant(const Rubric& rubric, std::uint64_t seed, std::string_view 
 Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed,
                              std::uint64_t id, std::string_view student);
 
+// A variant points into its rubric, so a temporary rubric is refused.
+Variant make_variant(const Rubric&& rubric, std::uint64_t seed, std::string_view student) = delete;
+Variant make_variant_with_id(const Rubric&& rubric, std::uint64_t seed, std::uint64_t id,
+                             std::string_view student) = delete;
+
 }  // namespace attnmark

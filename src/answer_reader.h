@@ -1,0 +1,91 @@
+// answer_reader.h: reads students' answers from answer files and class sheets.
+//
+//   Submission s = read_answer_file(text, "answers/s001.yaml");
+//   if (!s.unreadable.empty()) report(s.source, s.unreadable);
+//
+//   read_sheet(csv, "class.csv", {}, [&](Submission&& s) { mark(s); });
+//
+// Everything read here is untrusted: sizes are capped, and bad content in an
+// answer file becomes Submission::unreadable or a note, never an exception.
+// Cell text is kept as written ("0.670" stays "0.670"); the grader reads it.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attnmark/answers.h"
+
+namespace attnmark {
+
+// Bounds on untrusted submissions.
+struct ReadLimits {
+  std::size_t max_file_bytes = 1 << 20;  // 1 MiB per answer file
+  std::size_t max_cells = 10000;         // cells per submission
+  std::size_t max_sheet_rows = 1'000'000;
+};
+
+// Reads an answer file: JSON when the text starts with '{' (after an optional
+// UTF-8 BOM and whitespace), else YAML. Never throws for bad content: a file
+// that cannot be read at all comes back with `unreadable` set to a one-line
+// reason naming line and column where known ("line 3, column 5: duplicate
+// key 'q1' (first given at line 2)"). `source` is copied into
+// Submission::source.
+//
+// The file is a map with rubric, student, seed, variant, generator and
+// answers; other top-level keys are noted and ignored. answers maps question
+// id → part name → value, where a value is one cell (a scalar or null), one
+// row (a list of scalars) or rows (a list of lists). Nulls become "". Part
+// names are not checked here; the grader reports unknown ones.
+//
+// Unreadable, with these exact reasons (line/column prefixes where known):
+//   "binary file (contains NUL bytes)"
+//   "UTF-16 text; save the file as UTF-8"
+//   "not UTF-8 text (byte 0xE9 at line 3); save the file as UTF-8"
+//   "file is N bytes; the limit is M"
+//   "more than M answer cells"
+//   YAML: every error of parse_yaml (syntax, duplicate key, anchor, alias,
+//   tag, second document, depth); JSON: "JSON syntax: ...", "duplicate key
+//   'q1'", "nested deeper than 64 levels" (JSON errors other than syntax
+//   carry no place: nlohmann's SAX interface gives none).
+Submission read_answer_file(std::string_view text, const std::string& source,
+                            const ReadLimits& limits = {});
+
+// What read_sheet found besides the rows.
+struct SheetInfo {
+  // Header names (trimmed, in header order) that look like cells but are not:
+  // an unknown part name, indices that are not positive integers, more than
+  // two indices, or a second column for a cell already given.
+  std::vector<std::string> unknown_columns;
+  std::size_t rows = 0;  // Submissions passed to `each`
+};
+
+// Reads a class sheet (CSV, UTF-8, optional BOM, any line endings).
+//
+// The header row needs a `student` column (case-insensitive, trimmed) and may
+// have `seed`, `variant` and `rubric` columns. A cell column is named
+// question.part[.index[.index]] with 1-based indices: `q1.weights.2` is
+// rows[0][1] of a one-row part, `q2.scores.1.3` is rows[0][2] of a matrix,
+// `q3.most_attended` is rows[0][0]. A question id here is 1 to 40 letters,
+// digits, '_' or '-'. Each part is the smallest rectangle holding all its
+// columns; cells without a column are "". Other columns (name, email, ...)
+// are ignored.
+//
+// Calls `each` once per data row, in order, with a Submission whose source is
+// "<file>:<line>" and whose cells are the row's fields trimmed of ASCII
+// whitespace. A row whose fields are all blank is skipped. A row with a
+// different number of fields than the header gets a note ("row has 5 fields
+// but the header has 7"); missing fields are blank, extra ones ignored.
+//
+// Throws attnmark::Error, before calling `each` at all, for a sheet that
+// cannot be read: a binary, UTF-16 or non-UTF-8 file (messages as above),
+// malformed CSV, no header ("the sheet is empty; expected a header row with a
+// 'student' column"), no student column ("no 'student' column in the header;
+// columns are: a, b, c"), cell columns making more than max_cells cells, or
+// more than max_sheet_rows data rows. Exceptions thrown by `each` pass through.
+SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
+                     const std::function<void(Submission&&)>& each);
+
+}  // namespace attnmark

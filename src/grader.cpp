@@ -1,0 +1,508 @@
+#include "attnmark/grader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "attnmark/attention.h"
+#include "attnmark/diagnosis.h"
+#include "attnmark/number_reader.h"
+#include "attnmark/numbers.h"
+#include "attnmark/tolerance.h"
+
+namespace attnmark {
+namespace {
+
+constexpr double tiny = 1e-9;  // slack for binary rounding of decimal answers
+
+double unit(int decimals) { return std::pow(10.0, -decimals); }
+
+Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, atol, 0, 0}; }
+
+// The weights a student gets working as the lesson does: scores rounded as
+// asked, e^score to 2 decimals, divided by their total.
+Vector lesson_weights(const Vector& scores, int score_decimals) {
+  Vector powers(scores.size());
+  double total = 0;
+  for (std::size_t j = 0; j < scores.size(); ++j) {
+    powers[j] = scores[j] == masked_score ? 0.0 : round_to(portable_exp(round_to(scores[j], score_decimals)), 2);
+    total += powers[j];
+  }
+  for (double& p : powers) p = total == 0 ? 0.0 : p / total;
+  return powers;
+}
+
+// Default tolerance of a weight: the asked window, widened by what the
+// lesson's own rounding of e^score moves it.
+Tolerance weight_tolerance(const QuestionVariant& q, const Vector& scores, std::size_t j) {
+  const int dw = q.spec->decimals(Part::weights);
+  const Vector exact = softmax_rows({scores})[0];
+  const Vector lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
+  const double drift = std::fabs(lesson[j] - exact[j]);
+  return absolute(std::max(0.51 * unit(dw), drift + 0.5 * unit(dw)) + tiny);
+}
+
+// Default tolerance of an output entry: weights rounded as asked, each
+// product rounded as asked, the sum rounded as asked (the lesson's table).
+Tolerance output_tolerance(const QuestionVariant& q, const Vector& weights, const Matrix& values, std::size_t c) {
+  const int dw = q.spec->decimals(Part::weights);
+  const int d = q.spec->decimals(Part::output);
+  double exact = 0, rounded = 0;
+  int inexact_products = 0;
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    exact += weights[j] * values[j][c];
+    const double product = round_to(weights[j], dw) * values[j][c];
+    rounded += product;
+    if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
+  }
+  return absolute(std::max(0.51 * unit(d), std::fabs(rounded - exact) + 0.5 * unit(d) * (1 + inexact_products)) + tiny);
+}
+
+// Scores and projections: exact when they must be whole numbers, else the asked window.
+Tolerance plain_tolerance(const QuestionVariant& q, Part part) {
+  const QuestionSpec& spec = *q.spec;
+  const bool whole = part == Part::scores ? spec.integral_scores() : spec.decimals(part) == 0;
+  if (whole) return absolute(tiny);
+  return Tolerance{Tolerance::Mode::decimals, 0, 0, spec.decimals(part)};
+}
+
+// A matrix read from the student's cells, when every cell of the rows is readable.
+struct StudentRows {
+  std::vector<std::optional<Vector>> rows;  // nullopt where a row is incomplete
+  bool differs = false;                     // some complete row differs from the reference
+};
+
+bool is_vector_part(const QuestionVariant& q, Part p) {
+  return q.query_token && p != Part::keys && p != Part::values;
+}
+
+const PartAnswer* find_part(const Submission& s, const std::string& question, Part part) {
+  auto qa = s.answers.find(question);
+  if (qa == s.answers.end()) return nullptr;
+  auto pa = qa->second.find(part_name(part));
+  if (pa == qa->second.end() && part == Part::most_attended) pa = qa->second.find("most-attended");
+  return pa == qa->second.end() ? nullptr : &pa->second;
+}
+
+std::string cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
+  if (!a || r >= a->rows.size() || c >= a->rows[r].size()) return {};
+  return a->rows[r][c];
+}
+
+std::string lower_trimmed(std::string_view s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  const std::size_t e = s.find_last_not_of(" \t\r\n");
+  std::string out = b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+// Marks one question.
+class QuestionGrader {
+ public:
+  QuestionGrader(const QuestionVariant& q, const Submission& s) : q_(q), spec_(*q.spec), s_(s) {}
+
+  QuestionResult run() {
+    QuestionResult result;
+    result.id = spec_.id;
+    for (Part p : spec_.ask) {
+      PartResult part = p == Part::most_attended ? grade_words() : grade_numbers(p);
+      result.score += part.score;
+      result.max_score += part.max_score;
+      result.parts.push_back(std::move(part));
+    }
+    return result;
+  }
+
+ private:
+  const Matrix& truth(Part p) const {
+    switch (p) {
+      case Part::query:
+      case Part::queries: return q_.queries;
+      case Part::keys: return q_.keys;
+      case Part::values: return q_.values;
+      case Part::scores: return q_.scores;
+      case Part::weights: return q_.weights;
+      default: return q_.output;
+    }
+  }
+
+  bool asked(Part p) const { return std::find(spec_.ask.begin(), spec_.ask.end(), p) != spec_.ask.end(); }
+
+  // The student's own numbers for an earlier part, row by row.
+  StudentRows student_rows(Part p) const {
+    StudentRows out;
+    const Matrix& ref = truth(p);
+    out.rows.resize(ref.size());
+    if (!asked(p)) return out;
+    const PartAnswer* a = find_part(s_, spec_.id, p);
+    for (std::size_t r = 0; r < ref.size(); ++r) {
+      Vector row;
+      bool complete = true;
+      for (std::size_t c = 0; c < ref[r].size() && complete; ++c) {
+        const CellReading read = read_number(cell_text(a, r, c), p == Part::scores && spec_.mask == Mask::causal);
+        if (read.kind == CellReading::Kind::value) row.push_back(read.value);
+        else if (read.kind == CellReading::Kind::masked && p == Part::scores) row.push_back(masked_score);
+        else complete = false;
+      }
+      if (!complete) continue;
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
+        if (either_masked ? row[c] != ref[r][c] : !within(cell_tol(p, r, c), row[c], ref[r][c])) out.differs = true;
+      }
+      out.rows[r] = std::move(row);
+    }
+    return out;
+  }
+
+  Tolerance cell_tol(Part p, std::size_t r, std::size_t c) const {
+    const PartMarking& m = spec_.marking.at(p);
+    if (m.tolerance) return *m.tolerance;
+    return cell_tolerance(q_, p, r, c);
+  }
+
+  // Carried reference rows: the right method applied to the student's own
+  // earlier answers, where those differ from the reference.
+  // `inputs` receives, per row, what the carried row was computed from (for its tolerance).
+  std::vector<std::optional<Vector>> carried(Part p, std::vector<Vector>* inputs) const {
+    std::vector<std::optional<Vector>> out(truth(p).size());
+    switch (p) {
+      case Part::scores: {
+        if (!spec_.projections) break;
+        const StudentRows sq = student_rows(q_.query_token ? Part::query : Part::queries);
+        const StudentRows sk = student_rows(Part::keys);
+        if (!sq.differs && !sk.differs) break;
+        Matrix keys = q_.keys;
+        for (std::size_t j = 0; j < keys.size(); ++j)
+          if (sk.rows[j]) keys[j] = *sk.rows[j];
+        for (std::size_t r = 0; r < out.size(); ++r) {
+          const Vector query = sq.rows[r] ? *sq.rows[r] : q_.queries[r];
+          out[r] = attention_scores({query}, keys, q_.scale, spec_.mask, {q_.query_rows()[r]})[0];
+        }
+        break;
+      }
+      case Part::weights: {
+        const StudentRows ss = student_rows(Part::scores);
+        if (!ss.differs) break;
+        for (std::size_t r = 0; r < out.size(); ++r)
+          if (ss.rows[r] && std::any_of(ss.rows[r]->begin(), ss.rows[r]->end(), [](double x) { return x != masked_score; })) {
+            out[r] = softmax_rows({*ss.rows[r]})[0];
+            if (inputs) (*inputs)[r] = *ss.rows[r];
+          }
+        break;
+      }
+      case Part::output: {
+        const StudentRows sw = student_rows(Part::weights);
+        const StudentRows sv = student_rows(Part::values);
+        if (!sw.differs && !sv.differs) break;
+        Matrix values = q_.values;
+        for (std::size_t j = 0; j < values.size(); ++j)
+          if (sv.rows[j]) values[j] = *sv.rows[j];
+        for (std::size_t r = 0; r < out.size(); ++r) {
+          const Vector weights = sw.rows[r] ? *sw.rows[r] : q_.weights[r];
+          out[r] = mix_values({weights}, values)[0];
+          if (inputs) (*inputs)[r] = weights;
+        }
+        carried_values_ = values;
+        break;
+      }
+      default: break;
+    }
+    return out;
+  }
+
+  PartResult grade_numbers(Part p) {
+    const PartMarking& marking = spec_.marking.at(p);
+    const Matrix& ref = truth(p);
+    const PartAnswer* a = find_part(s_, spec_.id, p);
+    const bool vector = is_vector_part(q_, p);
+    const int decimals = spec_.decimals(p);
+    std::vector<Vector> inputs(ref.size());
+    const std::vector<std::optional<Vector>> carry =
+        marking.follow_through ? carried(p, &inputs) : std::vector<std::optional<Vector>>(ref.size());
+
+    PartResult result;
+    result.part = p;
+    result.max_score = marking.marks;
+    std::size_t cells = 0, right = 0, carried_cells = 0;
+    std::vector<std::pair<CellReading, const CellResult*>> readings;
+    for (std::size_t r = 0; r < ref.size(); ++r)
+      for (std::size_t c = 0; c < ref[r].size(); ++c) {
+        ++cells;
+        CellResult cell;
+        cell.label = vector ? std::to_string(c + 1) : fmt::format("{}.{}", r + 1, c + 1);
+        cell.given = cell_text(a, r, c);
+        const double t = ref[r][c];
+        cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
+        const CellReading read = read_number(cell.given, p == Part::scores && spec_.mask == Mask::causal);
+        if (read.kind != CellReading::Kind::unanswered) ++result.answered;
+        switch (read.kind) {
+          case CellReading::Kind::unanswered: cell.verdict = Verdict::unanswered; break;
+          case CellReading::Kind::unreadable:
+            cell.verdict = Verdict::unreadable;
+            cell.note = read.problem;
+            break;
+          case CellReading::Kind::masked:
+            cell.masked = true;
+            cell.verdict = t == masked_score ? Verdict::correct : Verdict::wrong;
+            if (t != masked_score) cell.note = "this score is not masked: its key is at or before the query's token";
+            else ++right;
+            break;
+          case CellReading::Kind::value: {
+            cell.value = read.value;
+            if (t == masked_score) {
+              cell.verdict = Verdict::wrong;
+              cell.note = "this key comes after the query's token, so its score is masked";
+              break;
+            }
+            const Tolerance tol = cell_tol(p, r, c);
+            if (within(tol, read.value, t)) {
+              cell.verdict = Verdict::correct;
+              ++right;
+            } else if (carry[r] && (*carry[r])[c] != masked_score &&
+                       within(carried_tolerance(p, r, c, inputs[r]), read.value, (*carry[r])[c])) {
+              cell.verdict = Verdict::carried;
+              ++carried_cells;
+            } else if (read.decimals >= 0 && read.decimals < decimals &&
+                       std::fabs(read.value - t) < 0.51 * unit(read.decimals)) {
+              cell.verdict = Verdict::imprecise;
+              cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
+                                      read.decimals == 1 ? "" : "s", decimals);
+            } else {
+              cell.verdict = Verdict::wrong;
+            }
+            break;
+          }
+        }
+        result.cells.push_back(std::move(cell));
+      }
+    score(result, marking, cells, right, carried_cells);
+    if (right < cells && result.answered > 0) diagnose(result, p);
+    hints(result, p);
+    return result;
+  }
+
+  Tolerance carried_tolerance(Part p, std::size_t r, std::size_t c, const Vector& input) const {
+    const PartMarking& m = spec_.marking.at(p);
+    if (m.tolerance) return *m.tolerance;
+    if (p == Part::weights) return weight_tolerance(q_, input, c);
+    if (p == Part::output) return output_tolerance(q_, input, carried_values_, c);
+    return cell_tolerance(q_, p, r, c);
+  }
+
+  static void score(PartResult& result, const PartMarking& marking, std::size_t cells, std::size_t right,
+                    std::size_t carried_cells) {
+    result.follow_through = carried_cells > 0;
+    const double ft = marking.follow_through_credit;
+    if (marking.per_cell) {
+      result.score = marking.marks * (static_cast<double>(right) + ft * static_cast<double>(carried_cells)) /
+                     static_cast<double>(cells);
+    } else if (right == cells) {
+      result.score = marking.marks;
+    } else if (right + carried_cells == cells) {
+      result.score = marking.marks * ft;
+    }
+  }
+
+  // Names the mistake that reproduces the student's numbers, if one does
+  // and explains them better than the right method.
+  void diagnose(PartResult& result, Part p) {
+    if (p != Part::scores && p != Part::weights && p != Part::output) return;
+    std::vector<MistakenAnswer> candidates = mistaken_answers(q_, p, q_.scores, q_.weights);
+    const StudentRows ss = student_rows(Part::scores);
+    const StudentRows sw = student_rows(Part::weights);
+    if (p != Part::scores && (ss.differs || sw.differs)) {
+      Matrix scores = q_.scores, weights = q_.weights;
+      bool complete = true;
+      for (std::size_t r = 0; r < scores.size(); ++r) {
+        if (asked(Part::scores) && !ss.rows[r]) complete = false;
+        if (ss.rows[r]) scores[r] = *ss.rows[r];
+        if (sw.rows[r]) weights[r] = *sw.rows[r];
+      }
+      if (complete)
+        for (MistakenAnswer& m : mistaken_answers(q_, p, scores, weights)) candidates.push_back(std::move(m));
+    }
+    std::size_t readable = 0, credited = 0;
+    for (const CellResult& cell : result.cells) {
+      if (cell.value || cell.masked) ++readable;
+      if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried) ++credited;
+    }
+    if (readable == 0) return;
+    std::vector<std::string> codes;
+    for (const MistakenAnswer& m : candidates) {
+      std::size_t matches = 0, i = 0;
+      for (std::size_t r = 0; r < m.numbers.size(); ++r)
+        for (std::size_t c = 0; c < m.numbers[r].size(); ++c, ++i) {
+          const CellResult& cell = result.cells[i];
+          const double want = m.numbers[r][c];
+          if (cell.masked) {
+            matches += want == masked_score;
+          } else if (cell.value && want != masked_score) {
+            const CellReading read = read_number(cell.given, false);
+            const double slack = std::max(half_width(cell_tol(p, r, c), want),
+                                          read.decimals >= 0 ? 0.51 * unit(read.decimals) : 0.0);
+            matches += std::fabs(*cell.value - want) <= slack + tiny;
+          }
+        }
+      if (matches == readable && matches > credited &&
+          std::find(codes.begin(), codes.end(), m.code) == codes.end())
+        codes.push_back(m.code);
+    }
+    if (codes.empty() && p == Part::weights && !not_adding_up(result).empty()) codes.push_back("weights-not-normalised");
+    // Catalogue order, so ties read the same in every report.
+    for (const Mistake& m : mistakes())
+      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) result.diagnoses.emplace_back(m.code);
+  }
+
+  // Rows of weights, all written, whose sum is off by more than the
+  // student's own rounding explains (0.67 + 0.090 + 0.245 is fine).
+  std::vector<std::size_t> not_adding_up(const PartResult& result) const {
+    std::vector<std::size_t> rows;
+    const std::size_t n = q_.tokens.size();
+    for (std::size_t r = 0; r * n < result.cells.size(); ++r) {
+      double total = 0, slack = tiny;
+      bool complete = true;
+      for (std::size_t c = 0; c < n; ++c) {
+        const CellResult& cell = result.cells[r * n + c];
+        if (!cell.value) {
+          complete = false;
+          break;
+        }
+        total += *cell.value;
+        const int d = read_number(cell.given).decimals;
+        slack += d >= 0 ? 0.5 * unit(d) : 0.0;
+      }
+      if (complete && std::fabs(total - 1) > slack) rows.push_back(r);
+    }
+    return rows;
+  }
+
+  void hints(PartResult& result, Part p) const {
+    for (const std::string& code : result.diagnoses) result.hints.emplace_back(explain(code));
+    bool wrong = false;
+    for (const CellResult& cell : result.cells) {
+      if (!cell.note.empty() && cell.verdict != Verdict::correct)
+        result.hints.push_back(fmt::format("{} {}: {}", part_name(p), cell.label, cell.note));
+      wrong = wrong || cell.verdict == Verdict::wrong;
+    }
+    if (result.follow_through)
+      result.hints.push_back(std::string("correct method, carried from your ") +
+                             (p == Part::weights ? "scores" : p == Part::output ? "weights" : p == Part::scores ? "query and keys" : "weights"));
+    if (wrong && result.diagnoses.empty()) result.hints.emplace_back(method_hint(p));
+  }
+
+  std::string method_hint(Part p) const {
+    switch (p) {
+      case Part::query:
+      case Part::queries:
+      case Part::keys:
+      case Part::values: return "Multiply the embedding by the table: entry j is x times column j of W.";
+      case Part::scores:
+        return q_.scale == 1 ? "A score is the query times the key: multiply matching entries and add."
+                             : fmt::format("A score is the query times the key (multiply matching entries and add), divided by {}.",
+                                           format_exact(q_.scale));
+      case Part::weights: return "Take e to the power of each score, then divide each by the total; the weights add up to 1.";
+      case Part::output: return "Multiply each token's value by its weight, then add the results.";
+      case Part::most_attended: return "The most attended token is the one with the largest weight.";
+    }
+    return {};
+  }
+
+  PartResult grade_words() {
+    const PartMarking& marking = spec_.marking.at(Part::most_attended);
+    const PartAnswer* a = find_part(s_, spec_.id, Part::most_attended);
+    const StudentRows sw = marking.follow_through ? student_rows(Part::weights) : StudentRows{};
+    PartResult result;
+    result.part = Part::most_attended;
+    result.max_score = marking.marks;
+    std::size_t right = 0, carried_cells = 0;
+    const std::size_t cells = q_.most_attended.size();
+    for (std::size_t r = 0; r < cells; ++r) {
+      CellResult cell;
+      cell.label = q_.query_token ? "" : std::to_string(r + 1);
+      // A single answer may be written as a scalar or as a one-cell list.
+      // All-tokens words may be one list, or a list of one-word rows.
+      const bool one_list = !a || a->rows.size() <= 1;
+      cell.given = cell_text(a, one_list ? 0 : r, one_list ? r : 0);
+      cell.expected = q_.tokens[q_.most_attended[r]];
+      const std::string word = lower_trimmed(cell.given);
+      if (word.empty() || word == "~" || word == "?" || word == "-") {
+        cell.verdict = Verdict::unanswered;
+      } else {
+        ++result.answered;
+        auto is = [&](std::size_t t) { return lower_trimmed(q_.tokens[t]) == word; };
+        const bool known = std::any_of(q_.tokens.begin(), q_.tokens.end(), [&](const std::string& t) { return lower_trimmed(t) == word; });
+        if (is(q_.most_attended[r])) {
+          cell.verdict = Verdict::correct;
+          ++right;
+        } else if (sw.differs && sw.rows.size() > r && sw.rows[r] && is(most_attended({*sw.rows[r]})[0])) {
+          cell.verdict = Verdict::carried;
+          ++carried_cells;
+        } else {
+          cell.verdict = Verdict::wrong;
+          if (!known) cell.note = fmt::format("'{}' is not one of the tokens", cell.given);
+        }
+      }
+      result.cells.push_back(std::move(cell));
+    }
+    score(result, marking, cells, right, carried_cells);
+    hints(result, Part::most_attended);
+    return result;
+  }
+
+  const QuestionVariant& q_;
+  const QuestionSpec& spec_;
+  const Submission& s_;
+  mutable Matrix carried_values_;
+};
+
+}  // namespace
+
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::correct: return "correct";
+    case Verdict::carried: return "carried";
+    case Verdict::imprecise: return "imprecise";
+    case Verdict::wrong: return "wrong";
+    case Verdict::unanswered: return "unanswered";
+    case Verdict::unreadable: return "unreadable";
+  }
+  return "?";
+}
+
+Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col) {
+  switch (part) {
+    case Part::weights: return weight_tolerance(q, q.scores[row], col);
+    case Part::output: return output_tolerance(q, q.weights[row], q.values, col);
+    default: return plain_tolerance(q, part);
+  }
+}
+
+Marked grade(const Variant& variant, const Submission& submission) {
+  Marked marked;
+  for (const QuestionVariant& q : variant.questions) {
+    QuestionResult result = QuestionGrader(q, submission).run();
+    for (const PartResult& p : result.parts) marked.answered += p.answered;
+    marked.score += result.score;
+    marked.max_score += result.max_score;
+    marked.questions.push_back(std::move(result));
+  }
+  // Answers the rubric has no place for are reported, never silently dropped.
+  for (const auto& [id, parts] : submission.answers) {
+    const auto q = std::find_if(variant.questions.begin(), variant.questions.end(),
+                                [&](const QuestionVariant& v) { return v.spec->id == id; });
+    if (q == variant.questions.end()) {
+      marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked", id));
+      continue;
+    }
+    for (const auto& [name, cells] : parts) {
+      const bool asked = std::any_of(q->spec->ask.begin(), q->spec->ask.end(), [&](Part p) {
+        return name == part_name(p) || (p == Part::most_attended && name == "most-attended");
+      });
+      if (!asked) marked.notes.push_back(fmt::format("{}.{} is not asked in this rubric and was not marked", id, name));
+    }
+  }
+  return marked;
+}
+
+}  // namespace attnmark

@@ -1,0 +1,434 @@
+// The grader marks like a human marker: tolerances from the asked rounding,
+// partial credit, follow-through, and diagnosis of the lesson's mistakes.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <functional>
+
+#include "attnmark/attention.h"
+#include "attnmark/grader.h"
+#include "attnmark/numbers.h"
+#include "attnmark/rubric_loader.h"
+#include "attnmark/tolerance.h"
+
+using namespace attnmark;
+
+namespace {
+
+Rubric shipped(const std::string& name) {
+  return load_rubric_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/" + name + ".yaml");
+}
+
+std::vector<std::string> texts(const Vector& v, int decimals = -1) {
+  std::vector<std::string> out;
+  for (double x : v)
+    out.push_back(x == masked_score ? "masked" : decimals < 0 ? format_exact(x) : format_fixed(x, decimals));
+  return out;
+}
+
+// Writes a part's numbers into a submission, rounded as the rubric asks.
+void put(Submission& s, const QuestionVariant& q, Part p, const Matrix& m) {
+  PartAnswer& a = s.answers[q.spec->id][part_name(p)];
+  a.rows.clear();
+  for (const Vector& row : m) a.rows.push_back(texts(row, q.spec->decimals(p)));
+}
+
+void put_words(Submission& s, const QuestionVariant& q, const std::vector<std::size_t>& tokens) {
+  PartAnswer& a = s.answers[q.spec->id]["most_attended"];
+  a.rows = {{}};
+  for (std::size_t t : tokens) a.rows[0].push_back(q.tokens[t]);
+}
+
+const PartResult& part_of(const Marked& m, std::size_t question, Part p) {
+  for (const PartResult& r : m.questions.at(question).parts)
+    if (r.part == p) return r;
+  throw std::runtime_error("part not marked");
+}
+
+// The whole key, rounded as asked: what a careful student writes.
+Submission from_key(const Variant& v) {
+  Submission s;
+  s.student = v.student;
+  for (const QuestionVariant& q : v.questions)
+    for (Part p : q.spec->ask) {
+      switch (p) {
+        case Part::query:
+        case Part::queries: put(s, q, p, q.queries); break;
+        case Part::keys: put(s, q, p, q.keys); break;
+        case Part::values: put(s, q, p, q.values); break;
+        case Part::scores: put(s, q, p, q.scores); break;
+        case Part::weights: put(s, q, p, q.weights); break;
+        case Part::output: put(s, q, p, q.output); break;
+        case Part::most_attended: put_words(s, q, q.most_attended); break;
+      }
+    }
+  return s;
+}
+
+std::vector<std::string> all_diagnoses(const Marked& m) {
+  std::vector<std::string> out;
+  for (const QuestionResult& q : m.questions)
+    for (const PartResult& p : q.parts)
+      for (const std::string& d : p.diagnoses) out.push_back(d);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the lesson's own answers get full marks and no diagnosis") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "0", "1"}};
+  s.answers["q1"]["weights"].rows = {{"0.665", "0.090", "0.245"}};
+  s.answers["q1"]["output"].rows = {{"7.88", "2.12"}};
+  const Marked m = grade(v, s);
+  CHECK(m.questions[0].score == 5);
+  CHECK(m.questions[0].max_score == 5);
+  CHECK(all_diagnoses(m).empty());
+}
+
+TEST_CASE("the lesson's rounding is accepted: 1.22 + 6.65 = 7.87, or 7.88, or 7.876") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  for (const char* x : {"7.87", "7.88", "7.876", "7.875"}) {
+    Submission s;
+    s.answers["q1"]["output"].rows = {{x, "2.12"}};
+    INFO(x);
+    CHECK(part_of(grade(v, s), 0, Part::output).cells[0].verdict == Verdict::correct);
+  }
+  for (const char* x : {"7.85", "7.90", "7.9"}) {
+    Submission s;
+    s.answers["q1"]["output"].rows = {{x, "2.12"}};
+    INFO(x);
+    CHECK(part_of(grade(v, s), 0, Part::output).cells[0].verdict != Verdict::correct);
+  }
+}
+
+TEST_CASE("weights worked the lesson's way (e^score to 2 decimals) are accepted") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  // 7.39 / 11.11, 1.00 / 11.11, 2.72 / 11.11
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.665", "0.090", "0.245"}};
+  CHECK(part_of(grade(v, s), 0, Part::weights).score == 2);
+  s.answers["q1"]["weights"].rows = {{"0.66517", "0.09001", "0.24482"}};
+  CHECK(part_of(grade(v, s), 0, Part::weights).score == 2);
+}
+
+TEST_CASE("student number spellings are read") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"66.5%", ".090", "0,245"}};
+  s.answers["q1"]["scores"].rows = {{"+2", "−0", "4/4"}};
+  const Marked m = grade(v, s);
+  CHECK(part_of(m, 0, Part::weights).score == 2);
+  const PartResult& scores = part_of(m, 0, Part::scores);
+  CHECK(scores.cells[0].verdict == Verdict::correct);
+  CHECK(scores.cells[1].verdict == Verdict::correct);
+  CHECK(scores.cells[2].verdict == Verdict::correct);
+}
+
+TEST_CASE("partial credit per cell, unanswered and unreadable cells") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.665", "6.6.5", ""}};
+  const Marked marked = grade(v, s);
+  const PartResult& w = part_of(marked, 0, Part::weights);
+  CHECK(w.score == Approx(2.0 / 3).epsilon(0).margin(1e-12));
+  CHECK(w.cells[1].verdict == Verdict::unreadable);
+  CHECK(w.cells[1].note == "could not read '6.6.5' as a number");
+  CHECK(w.cells[2].verdict == Verdict::unanswered);
+  CHECK(w.answered == 2);
+}
+
+TEST_CASE("a too-coarse answer is wrong but gets a precision hint") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.67", "0.090", "0.245"}};
+  const Marked marked = grade(v, s);
+  const PartResult& w = part_of(marked, 0, Part::weights);
+  CHECK(w.cells[0].verdict == Verdict::imprecise);
+  CHECK(w.cells[0].note == "'0.67' is right to 2 decimal places; give 3");
+  CHECK(w.score == Approx(4.0 / 3).epsilon(0).margin(1e-12));
+  INFO(fmt::format("{}", fmt::join(w.diagnoses, ",")));
+  CHECK(w.diagnoses.empty());
+}
+
+TEST_CASE("follow-through: right method on wrong scores gets full credit and says so") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "1", "1"}};  // one slip
+  const Matrix w = softmax_rows({{2, 1, 1}});
+  s.answers["q1"]["weights"].rows = {texts(w[0], 3)};
+  const Matrix o = mix_values(w, {{10, 0}, {0, 10}, {5, 5}});
+  s.answers["q1"]["output"].rows = {texts(o[0], 2)};
+  const Marked m = grade(v, s);
+  CHECK(part_of(m, 0, Part::scores).score == Approx(2.0 / 3).epsilon(0).margin(1e-12));
+  const PartResult& weights = part_of(m, 0, Part::weights);
+  CHECK(weights.follow_through);
+  CHECK(weights.score == 2);
+  CHECK(std::find(weights.hints.begin(), weights.hints.end(), "correct method, carried from your scores") != weights.hints.end());
+  const PartResult& output = part_of(m, 0, Part::output);
+  CHECK(output.follow_through);
+  CHECK(output.score == 2);
+  CHECK(all_diagnoses(m).empty());
+}
+
+TEST_CASE("follow-through credit and all-or-nothing come from the rubric") {
+  std::string text =
+      "questions:\n"
+      "  - task: one-token\n"
+      "    tokens: [bus, is, late]\n"
+      "    query_token: late\n"
+      "    inputs: {query: [1, 0], keys: [[2, 1], [0, 2], [1, 1]], values: [[10, 0], [0, 10], [5, 5]]}\n"
+      "    ask: [scores, weights]\n"
+      "    marking:\n"
+      "      scores: {marks: 3, credit: all-or-nothing}\n"
+      "      weights: {marks: 2, follow_through_credit: 0.5}\n";
+  const Rubric rubric = load_rubric(text, "ft.yaml");
+  const Variant v = make_variant(rubric, 1, "s");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "1", "1"}};
+  s.answers["q1"]["weights"].rows = {texts(softmax_rows({{2, 1, 1}})[0], 3)};
+  const Marked m = grade(v, s);
+  CHECK(part_of(m, 0, Part::scores).score == 0);
+  CHECK(part_of(m, 0, Part::weights).score == 1);
+  text.replace(text.find("follow_through_credit: 0.5"), 26, "follow_through: false     ");
+  const Rubric off = load_rubric(text, "ft.yaml");
+  CHECK(part_of(grade(make_variant(off, 1, "s"), s), 0, Part::weights).score == 0);
+}
+
+TEST_CASE("tolerance modes follow PrairieLearn, strict windows included") {
+  const Tolerance dec2{Tolerance::Mode::decimals, 0, 0, 2};
+  CHECK(within(dec2, 1.0, 1.0));
+  CHECK(within(dec2, 1.0050, 1.0));
+  CHECK_FALSE(within(dec2, 1.0051, 1.0));   // the window is open at ±0.0051
+  CHECK(within(dec2, -1.005, -1.0));
+  CHECK(within(dec2, 0.005, 0.0));
+  const Tolerance sf3{Tolerance::Mode::sigfigs, 0, 0, 3};
+  CHECK(within(sf3, 123.0, 123.4));          // window ±0.51
+  CHECK_FALSE(within(sf3, 122.8, 123.4));
+  CHECK(within(sf3, -0.00123, -0.001234));   // negatives
+  CHECK(half_width(sf3, 0.0) == Approx(0.0051).epsilon(0).margin(1e-15));  // zero: 10^-(n-1)
+  CHECK(within(sf3, 0.005, 0.0));
+  CHECK_FALSE(within(sf3, 0.0052, 0.0));
+  const Tolerance rel{Tolerance::Mode::relative, 0, 0.01, 0};
+  CHECK(within(rel, 101.0, 100.0));          // |Δ| ≤ rtol·|true|, inclusive
+  CHECK_FALSE(within(rel, 101.01, 100.0));
+  CHECK_FALSE(within(rel, 1e-9, 0.0));       // zero needs an atol
+  const Tolerance both{Tolerance::Mode::relative, 0.001, 0.01, 0};
+  CHECK(within(both, 0.001, 0.0));
+  const Tolerance abs0{Tolerance::Mode::absolute, 0, 0, 0};
+  CHECK(within(abs0, 2.0, 2.0));
+  CHECK_FALSE(within(abs0, 2.0000001, 2.0));
+  CHECK(describe(abs0, 2) == "exactly");
+  CHECK(describe(dec2, 2) == "within ±0.0051");
+}
+
+TEST_CASE("masked scores: any masked spelling is right, a number is wrong") {
+  const Rubric rubric = shipped("scaled-causal");
+  const Variant v = make_variant(rubric, 7, "s001");
+  const QuestionVariant& q = v.questions[0];  // token 3 of 4 asks: key 4 is masked
+  REQUIRE(q.scores[0][3] == masked_score);
+  for (const char* spelling : {"", "-inf", "−∞", "masked", "x"}) {
+    Submission s;
+    std::vector<std::string> row = texts(q.scores[0], 1);
+    row[3] = spelling;
+    s.answers["q1"]["scores"].rows = {row};
+    INFO("'" << spelling << "'");
+    CHECK(part_of(grade(v, s), 0, Part::scores).score == 1);
+  }
+  Submission s;
+  std::vector<std::string> row = texts(q.scores[0], 1);
+  row[3] = "0.5";
+  s.answers["q1"]["scores"].rows = {row};
+  const Marked marked = grade(v, s);
+  const PartResult& p = part_of(marked, 0, Part::scores);
+  CHECK(p.cells[3].verdict == Verdict::wrong);
+  CHECK(p.cells[3].note == "this key comes after the query's token, so its score is masked");
+}
+
+TEST_CASE("most attended: word, any case, carried from the student's weights") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q3"]["most_attended"].rows = {{" IS "}};
+  CHECK(part_of(grade(v, s), 2, Part::most_attended).score == 1);
+  s.answers["q3"]["most_attended"].rows = {{"cat"}};
+  const Marked marked = grade(v, s);
+  const PartResult& p = part_of(marked, 2, Part::most_attended);
+  CHECK(p.score == 0);
+  CHECK(p.cells[0].note == "'cat' is not one of the tokens");
+  s.answers["q3"]["weights"].rows = {{"0.6", "0.2", "0.2"}};
+  s.answers["q3"]["most_attended"].rows = {{"bus"}};
+  CHECK(part_of(grade(v, s), 2, Part::most_attended).follow_through);
+}
+
+TEST_CASE("answers the rubric has no place for are noted") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q9"]["scores"].rows = {{"1"}};
+  s.answers["q1"]["keys"].rows = {{"1"}};
+  const Marked m = grade(v, s);
+  CHECK(m.notes == std::vector<std::string>{"q1.keys is not asked in this rubric and was not marked",
+                                            "answers for 'q9', which this rubric does not have, were not marked"});
+  CHECK(m.answered == 0);
+}
+
+// ---- Each mistake, made by hand on the lesson, gets exactly its code. ----
+
+namespace {
+
+struct Case {
+  const char* code;
+  std::function<void(Submission&, const QuestionVariant&)> make;
+};
+
+Matrix lesson_values() { return {{10, 0}, {0, 10}, {5, 5}}; }
+
+Matrix normalise(Matrix m) {
+  for (Vector& row : m) {
+    double t = 0;
+    for (double x : row) t += x;
+    for (double& x : row) x /= t;
+  }
+  return m;
+}
+
+Matrix power(const Matrix& s, double base) {
+  Matrix out = s;
+  for (Vector& row : out)
+    for (double& x : row) x = std::pow(base, x);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("each lesson mistake is named by its own code, with follow-through downstream") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  const QuestionVariant& q1 = v.questions[0];
+  const QuestionVariant& q2 = v.questions[1];
+  const std::vector<Case> cases = {
+      {"hard-attention", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         put(s, q, Part::weights, {{1, 0, 0}});
+         put(s, q, Part::output, {{10, 0}});
+       }},
+      {"no-exp", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         const Matrix w = normalise(q.scores);  // 2/3, 0, 1/3
+         put(s, q, Part::weights, w);
+         put(s, q, Part::output, mix_values(w, lesson_values()));
+       }},
+      {"no-normalise", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         const Matrix w = power(q.scores, std::exp(1.0));
+         s.answers["q1"]["weights"].rows = {texts(w[0], 2)};
+       }},
+      {"wrong-exp-base", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         put(s, q, Part::weights, normalise(power(q.scores, 10)));
+       }},
+      {"wrong-exp-base", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         put(s, q, Part::weights, normalise(power(q.scores, 2)));
+       }},
+      {"extra-scale", [&](Submission& s, const QuestionVariant& q) {
+         Matrix scaled = q.scores;
+         for (double& x : scaled[0]) x /= std::sqrt(2.0);
+         s.answers["q1"]["scores"].rows = {texts(scaled[0], 2)};
+       }},
+      {"mixed-keys", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::weights, q.weights);
+         put(s, q, Part::output, mix_values(q.weights, {{2, 1}, {0, 2}, {1, 1}}));
+       }},
+      {"rounded-early", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::weights, q.weights);
+         Matrix w = q.weights;
+         for (double& x : w[0]) x = round_to(x, 1);  // 0.7, 0.1, 0.2
+         put(s, q, Part::output, mix_values(w, lesson_values()));
+       }},
+      {"weights-not-normalised", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         s.answers["q1"]["weights"].rows = {{"0.7", "0.2", "0.3"}};
+       }},
+  };
+  for (const Case& c : cases) {
+    Submission s;
+    c.make(s, q1);
+    const Marked m = grade(v, s);
+    INFO(c.code);
+    CHECK(all_diagnoses(m) == std::vector<std::string>{c.code});
+  }
+  // All-tokens only.
+  const Matrix k = q2.keys, qm = q2.queries;
+  const std::vector<Case> all_cases = {
+      {"transposed-scores", [&](Submission& s, const QuestionVariant& q) {
+         Matrix t = q.scores;
+         for (std::size_t i = 0; i < 3; ++i)
+           for (std::size_t j = 0; j < 3; ++j) t[i][j] = q.scores[j][i];
+         put(s, q, Part::scores, t);
+       }},
+      {"softmax-columns", [&](Submission& s, const QuestionVariant& q) {
+         put(s, q, Part::scores, q.scores);
+         Matrix e = power(q.scores, std::exp(1.0)), w = e;
+         for (std::size_t j = 0; j < 3; ++j) {
+           double t = e[0][j] + e[1][j] + e[2][j];
+           for (std::size_t i = 0; i < 3; ++i) w[i][j] = e[i][j] / t;
+         }
+         put(s, q, Part::weights, w);
+       }},
+      {"wrong-query", [&](Submission& s, const QuestionVariant& q) {
+         Matrix wrong = q.scores;
+         wrong[0] = wrong[2];  // bus's row scored with late's query
+         put(s, q, Part::scores, wrong);
+       }},
+  };
+  for (const Case& c : all_cases) {
+    Submission s;
+    c.make(s, q2);
+    INFO(c.code);
+    CHECK(all_diagnoses(grade(v, s)) == std::vector<std::string>{c.code});
+  }
+}
+
+TEST_CASE("scale and mask mistakes are named on the scaled causal rubric") {
+  const Rubric rubric = shipped("scaled-causal");
+  const Variant v = make_variant(rubric, 7, "s001");
+  const QuestionVariant& q = v.questions[0];
+  SECTION("missing-scale: dot products not divided by 2, weights carried") {
+    Submission s;
+    const Matrix dots = attention_scores(q.queries, q.keys, 1.0, Mask::causal, q.query_rows());
+    put(s, q, Part::scores, dots);
+    put(s, q, Part::weights, softmax_rows(dots));
+    const Marked m = grade(v, s);
+    CHECK(all_diagnoses(m) == std::vector<std::string>{"missing-scale"});
+    CHECK(part_of(m, 0, Part::weights).follow_through);
+  }
+  SECTION("mask-ignored: every key scored") {
+    Submission s;
+    put(s, q, Part::scores, attention_scores(q.queries, q.keys, 2.0, Mask::none, q.query_rows()));
+    CHECK(all_diagnoses(grade(v, s)) == std::vector<std::string>{"mask-ignored"});
+  }
+}
+
+TEST_CASE("properties over every shipped rubric and many seeds: key answers get full marks") {
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "projections"}) {
+    const Rubric rubric = shipped(name);
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+      const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+      const Marked m = grade(v, from_key(v));
+      INFO(name << " seed " << seed);
+      REQUIRE(m.score == Approx(m.max_score).epsilon(0).margin(1e-9));
+      REQUIRE(all_diagnoses(m).empty());
+    }
+  }
+}
