@@ -4,7 +4,6 @@
 #include <charconv>
 #include <climits>
 #include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -401,7 +400,7 @@ class JsonTreeBuilder final : public nlohmann::json_sax<Json> {
     if (top.node.is_sequence()) {
       top.node.items.push_back(std::move(n));
     } else {
-      top.node.entries.emplace_back(std::move(*top.key), std::move(n));
+      top.node.entries.push_back(YamlEntry{std::move(*top.key), std::move(n)});
       top.key.reset();
     }
     return true;

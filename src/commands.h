@@ -10,12 +10,17 @@ namespace attnmark {
 
 // Everything the command line said, as text; commands check it strictly.
 struct Options {
-  std::string command;               // "generate", "key", "template", "validate"
+  std::string command;               // a name from command_table()
   std::vector<std::string> rubrics;  // validate takes several; the others one
   std::optional<std::string> seed;   // --seed, parsed with from_chars
   std::string student;               // --student
   std::string format = "md";         // --format
   std::string output;                // -o; empty means standard output
+  std::vector<std::string> inputs;   // mark: answer files, folders, sheets
+  std::string out_dir;               // mark: --out
+  bool force = false;                // mark: replace an earlier run's reports
+  std::string answers;               // check: --answers
+  bool reveal = false;               // check: show reference answers
 };
 
 // A subcommand's name and one-line help, for main()'s table.

@@ -181,9 +181,10 @@ std::string_view explain(std::string_view code) {
 }
 
 std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part, const Matrix& scores,
-                                             const Matrix& weights) {
+                                             const Matrix& weights, bool upstream) {
   std::vector<MistakenAnswer> out;
-  const std::vector<MistakenAnswer> from_scores = score_mistakes(q);
+  const std::vector<MistakenAnswer> from_scores =
+      part == Part::scores || upstream ? score_mistakes(q) : std::vector<MistakenAnswer>();
   switch (part) {
     case Part::scores: out = from_scores; break;
     case Part::weights:
@@ -192,8 +193,9 @@ std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part
       break;
     case Part::output: {
       for (const MistakenAnswer& m : from_scores) out.push_back({m.code, mix_values(softmax_rows(m.numbers), q.values)});
-      for (const MistakenAnswer& m : weight_mistakes(q, scores))
-        if (finite(m.numbers)) out.push_back({m.code, mix_values(m.numbers, q.values)});
+      if (upstream)
+        for (const MistakenAnswer& m : weight_mistakes(q, scores))
+          if (finite(m.numbers)) out.push_back({m.code, mix_values(m.numbers, q.values)});
       if (q.spec->d_k == q.spec->d_v) out.push_back({"mixed-keys", mix_values(weights, q.keys)});
       for (int d : {1, 2})
         if (d < q.spec->decimals(Part::weights))

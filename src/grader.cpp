@@ -129,6 +129,17 @@ class QuestionGrader {
 
   bool asked(Part p) const { return std::find(spec_.ask.begin(), spec_.ask.end(), p) != spec_.ask.end(); }
 
+  // True when the student wrote anything for part p.
+  bool answered(Part p) const {
+    if (!asked(p)) return false;
+    const PartAnswer* a = find_part(s_, spec_.id, p);
+    if (!a) return false;
+    for (const auto& row : a->rows)
+      for (const std::string& cell : row)
+        if (read_number(cell, true).kind != CellReading::Kind::unanswered) return true;
+    return false;
+  }
+
   // The student's own numbers for an earlier part, row by row.
   StudentRows student_rows(Part p) const {
     StudentRows out;
@@ -308,7 +319,10 @@ class QuestionGrader {
   // and explains them better than the right method.
   void diagnose(PartResult& result, Part p) {
     if (p != Part::scores && p != Part::weights && p != Part::output) return;
-    std::vector<MistakenAnswer> candidates = mistaken_answers(q_, p, q_.scores, q_.weights);
+    // Mistakes of an earlier step count here only when that step is not written down.
+    const Part before = p == Part::output ? Part::weights : Part::scores;
+    const bool upstream = p != Part::scores && !answered(before);
+    std::vector<MistakenAnswer> candidates = mistaken_answers(q_, p, q_.scores, q_.weights, upstream);
     const StudentRows ss = student_rows(Part::scores);
     const StudentRows sw = student_rows(Part::weights);
     if (p != Part::scores && (ss.differs || sw.differs)) {
@@ -320,7 +334,7 @@ class QuestionGrader {
         if (sw.rows[r]) weights[r] = *sw.rows[r];
       }
       if (complete)
-        for (MistakenAnswer& m : mistaken_answers(q_, p, scores, weights)) candidates.push_back(std::move(m));
+        for (MistakenAnswer& m : mistaken_answers(q_, p, scores, weights, upstream)) candidates.push_back(std::move(m));
     }
     std::size_t readable = 0, credited = 0;
     for (const CellResult& cell : result.cells) {

@@ -8,12 +8,29 @@
 
 int main(int argc, char** argv) {
   attnmark::Options options;
+  std::string mark_rubric;  // mark takes exactly one rubric before its inputs
   CLI::App app{"attnmark: worksheets, keys and marking for attention exercises"};
   app.require_subcommand(1);
   for (const attnmark::CommandInfo& info : attnmark::command_table()) {
-    CLI::App* sub = app.add_subcommand(info.name, info.help);
+    const std::string name = info.name;
+    CLI::App* sub = app.add_subcommand(name, info.help);
+    if (name == "mark") {
+      sub->add_option("rubric", mark_rubric, "Rubric file (YAML)")->required();
+      sub->add_option("inputs", options.inputs, "Answer files (YAML/JSON), folders of them, or CSV sheets")->required();
+      sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:, else each file's own");
+      sub->add_option("--out", options.out_dir, "Folder for the gradebook and reports")->required();
+      sub->add_flag("--force", options.force, "Replace the reports of an earlier run");
+      continue;
+    }
+    if (name == "check") {
+      sub->add_option("rubric", options.rubrics, "Rubric file (default: the one the answer file names)");
+      sub->add_option("--answers", options.answers, "Your answer file")->required();
+      sub->add_option("--seed", options.seed, "Seed, if your answer file does not record it");
+      sub->add_flag("--reveal", options.reveal, "Show the right answers too");
+      continue;
+    }
     sub->add_option("rubric", options.rubrics, "Rubric file (YAML)")->required();
-    if (std::string(info.name) == "validate") continue;
+    if (name == "validate") continue;
     // Numbers are taken as text and parsed strictly (CLI11 turns -1 into 2^64-1).
     sub->add_option("--seed", options.seed, "Seed (a whole number); default: the rubric's seed:");
     sub->add_option("--student", options.student, "Student id; each id gets its own variant");
@@ -27,6 +44,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   for (CLI::App* sub : app.get_subcommands()) options.command = sub->get_name();
+  if (!mark_rubric.empty()) options.rubrics.push_back(mark_rubric);
   try {
     return attnmark::run_command(options, std::cout, std::cerr);
   } catch (const attnmark::Error& e) {

@@ -60,7 +60,7 @@ std::string describe(const YamlNode& node) {
   switch (node.kind) {
     case YamlNode::Kind::null: return "nothing";
     case YamlNode::Kind::scalar: return "'" + node.text + "'";
-    case YamlNode::Kind::sequence: return "a list";
+    case YamlNode::Kind::sequence: return node.items.empty() ? "an empty list" : "a list";
     case YamlNode::Kind::map: return "a map";
   }
   return "?";
@@ -151,7 +151,7 @@ class Loader {
   double number(const YamlNode& n, const std::string& field) const {
     if (n.is_scalar()) {
       const std::string& s = n.text;
-      const char* begin = s.data() + (s.size() > 1 && s[0] == '+' ? 1 : 0);
+      const char* begin = s.data() + (s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+' ? 1 : 0);
       double value = 0;
       const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), value);
       if (!s.empty() && ec == std::errc() && end == s.data() + s.size() && std::isfinite(value) &&
@@ -186,7 +186,7 @@ class Loader {
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), d.units);
       if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
           ec == std::errc() && end == digits.data() + digits.size() && decimals <= max_grid_decimals &&
-          d.units <= 1'000'000'000) {
+          d.units <= 1'000'000 * static_cast<std::int64_t>(std::pow(10, decimals))) {
         d.units = negative ? -d.units : d.units;
         d.decimals = decimals;
         return d;
@@ -194,6 +194,13 @@ class Loader {
     }
     fail(n, fmt::format("{}: expected a plain decimal number with at most {} decimals, like 2 or -0.5; got {}",
                         field, max_grid_decimals, describe(n)));
+  }
+
+  // An input number, bounded so that every answer stays a finite number.
+  double input_number(const YamlNode& n, const std::string& field) const {
+    const double x = number(n, field);
+    if (std::fabs(x) > 1e6) fail(n, fmt::format("{}: numbers must be from -1000000 to 1000000; got {}", field, n.text));
+    return x;
   }
 
   static std::int64_t scale_units(Decimal d, int decimals) {
@@ -234,15 +241,15 @@ class Loader {
         if (!row.is_sequence() || row.items.empty())
           fail(row, fmt::format("{}: row {} must be a list of numbers; got {}", field, r + 1, describe(row)));
         Vector values;
-        for (const YamlNode& cell : row.items) values.push_back(number(cell, field));
+        for (const YamlNode& cell : row.items) values.push_back(input_number(cell, field));
         if (!in.fixed.empty() && values.size() != in.fixed[0].size())
-          fail(row, fmt::format("{}: row {} has {} numbers but row 1 has {}; every row needs the same length",
-                                field, r + 1, values.size(), in.fixed[0].size()));
+          fail(row, fmt::format("{}: row {} has {} number{} but row 1 has {}; every row needs the same length",
+                                field, r + 1, values.size(), values.size() == 1 ? "" : "s", in.fixed[0].size()));
         in.fixed.push_back(std::move(values));
       }
     } else {
       Vector values;
-      for (const YamlNode& cell : n.items) values.push_back(number(cell, field));
+      for (const YamlNode& cell : n.items) values.push_back(input_number(cell, field));
       in.fixed.push_back(std::move(values));
     }
     return in;
@@ -429,8 +436,10 @@ class Loader {
     if (const YamlNode* x = n.find("d_model")) q.d_model = integer(*x, id + ".d_model", 1, max_dimension);
 
     const YamlNode* inputs = n.find("inputs");
-    if (!inputs || !inputs->is_map())
-      fail(inputs ? *inputs : n, fmt::format("{}: needs 'inputs:', a map with query/queries, keys and values (or embeddings, w_q, w_k, w_v)", id));
+    if (!inputs) fail(n, fmt::format("{}: needs 'inputs:', a map with query/queries, keys and values (or embeddings, w_q, w_k, w_v)", id));
+    if (!inputs->is_map())
+      fail(*inputs, fmt::format("{}.inputs: expected a map with query/queries, keys and values (or embeddings, w_q, w_k, w_v); got {}",
+                                id, describe(*inputs)));
     expect_keys(*inputs, id + ".inputs", {"query", "queries", "keys", "values", "embeddings", "w_q", "w_k", "w_v"});
     auto read = [&](const char* key, InputSpec& into) {
       if (const YamlNode* x = inputs->find(key)) into = input(*x, id + ".inputs." + key);
@@ -461,19 +470,27 @@ class Loader {
         for (const InputSpec* w : {&q.w_q, &q.w_k, &q.w_v})
           if (q.d_model == 0 && !w->random) q.d_model = static_cast<int>(w->fixed.size());
         if (q.d_model == 0) fail(n, fmt::format("{}: needs 'd_model:', since the embeddings and tables are all random", id));
+        if (q.d_model > max_dimension) {
+          const bool wide = !q.embeddings.random;
+          fail(at(wide ? "embeddings" : "w_q"),
+               wide ? fmt::format("{}.embeddings: at most {} numbers per row", in, max_dimension)
+                    : fmt::format("{}.w_q: at most {} rows", in, max_dimension));
+        }
       }
       fit(q.embeddings, at("embeddings"), in + ".embeddings", false, count, "token", q.d_model, "d_model");
       fit(q.w_q, at("w_q"), in + ".w_q", false, q.d_model, "embedding dimension (d_model)", q.d_k, "d_k");
       fit(q.w_k, at("w_k"), in + ".w_k", false, q.d_model, "embedding dimension (d_model)", q.d_k, "d_k");
       fit(q.w_v, at("w_v"), in + ".w_v", false, q.d_model, "embedding dimension (d_model)", q.d_v, "d_v");
     } else {
+      if (const YamlNode* x = n.find("d_model"))
+        fail(*x, fmt::format("{}.d_model: only questions with projections (embeddings, w_q, w_k, w_v) have d_model; remove it", id));
       const char* need = q.task == Task::one_token ? "query" : "queries";
       const char* wrong = q.task == Task::one_token ? "queries" : "query";
       if (inputs->find(wrong))
-        fail(at(wrong), fmt::format("{}.{}: a {} task takes '{}' ({}), not '{}'", in, wrong, task_text, need,
+        fail(at(wrong), fmt::format("{}.{}: {} {} task takes '{}' ({}), not '{}'", in, wrong, q.task == Task::one_token ? "a" : "an", task_text, need,
                                     q.task == Task::one_token ? "the asking token's vector" : "a row per token", wrong));
       for (const char* key : {need, "keys", "values"})
-        if (!inputs->find(key)) fail(*inputs, fmt::format("{}: '{}' is missing; a {} task needs {}, keys and values", in, key, task_text, need));
+        if (!inputs->find(key)) fail(*inputs, fmt::format("{}: '{}' is missing; {} {} task needs {}, keys and values", in, key, q.task == Task::one_token ? "a" : "an", task_text, need));
       if (q.task == Task::one_token) fit(q.query, at("query"), in + ".query", true, 1, "", q.d_k, "d_k");
       else fit(q.queries, at("queries"), in + ".queries", false, count, "token", q.d_k, "d_k");
       fit(q.keys, at("keys"), in + ".keys", false, count, "token", q.d_k, "d_k");
@@ -521,8 +538,12 @@ class Loader {
     for (Part p : q.ask) q.marking[p] = PartMarking{};
     if (const YamlNode* m = n.find("marking")) {
       if (!m->is_map()) fail(*m, fmt::format("{}.marking: expected a map from part to its marking; got {}", id, describe(*m)));
+      std::vector<Part> marked;
       for (const auto& [key, value] : m->entries) {
         const Part p = part(key, id + ".marking");
+        if (std::find(marked.begin(), marked.end(), p) != marked.end())
+          fail(key, fmt::format("{}.marking: '{}' is marked twice", id, key.text));
+        marked.push_back(p);
         if (std::find(q.ask.begin(), q.ask.end(), p) == q.ask.end())
           fail(key, fmt::format("{}.marking: '{}' is not asked; add it to 'ask:' or remove its marking", id, key.text));
         q.marking[p] = marking(value, id + ".marking." + key.text);

@@ -1,6 +1,7 @@
 #include "yaml_tree.h"
 
 #include <memory>
+#include <unordered_map>
 #include <sstream>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -63,6 +64,7 @@ class TreeBuilder : public YAML::EventHandler {
   struct Open {
     YamlNode node;
     std::unique_ptr<YamlNode> key;
+    std::unordered_map<std::string, int> lines;  // key → its line, for duplicates in O(1)
   };
 
   YamlNode node(YamlNode::Kind kind, const YAML::Mark& mark) {
@@ -90,7 +92,7 @@ class TreeBuilder : public YAML::EventHandler {
     if (static_cast<int>(stack_.size()) >= limits_.max_depth)
       throw Stop{mark.line + 1, mark.column + 1,
                  "nested deeper than " + std::to_string(limits_.max_depth) + " levels"};
-    stack_.push_back(Open{node(kind, mark), nullptr});
+    stack_.push_back(Open{node(kind, mark), nullptr, {}});
   }
   void close() {
     YamlNode finished = std::move(stack_.back().node);
@@ -109,14 +111,19 @@ class TreeBuilder : public YAML::EventHandler {
     } else if (!top.key) {
       if (n.kind != YamlNode::Kind::scalar)
         throw Stop{n.line, n.column, "a key must be a plain word, not a list, map or empty value"};
-      for (const auto& [key, value] : top.node.entries)
-        if (key.text == n.text)
-          throw Stop{n.line, n.column,
-                     "duplicate key '" + n.text + "' (first given at line " +
-                         std::to_string(key.line) + ")"};
+      const auto [first, added] = top.lines.emplace(n.text, n.line);
+      if (!added)
+        throw Stop{n.line, n.column,
+                   "duplicate key '" + n.text + "' (first given at line " + std::to_string(first->second) + ")"};
       top.key = std::make_unique<YamlNode>(std::move(n));
     } else {
-      top.node.entries.emplace_back(std::move(*top.key), std::move(n));
+      // yaml-cpp places an empty value at the next token (often the next
+      // line, or past the end): report it at its key instead.
+      if (n.kind == YamlNode::Kind::null) {
+        n.line = top.key->line;
+        n.column = top.key->column;
+      }
+      top.node.entries.push_back(YamlEntry{std::move(*top.key), std::move(n)});
       top.key.reset();
     }
   }
@@ -131,8 +138,8 @@ class TreeBuilder : public YAML::EventHandler {
 }  // namespace
 
 const YamlNode* YamlNode::find(std::string_view key) const {
-  for (const auto& [k, v] : entries)
-    if (k.text == key) return &v;
+  for (const YamlEntry& e : entries)
+    if (e.key.text == key) return &e.value;
   return nullptr;
 }
 

@@ -12,10 +12,11 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace attnmark {
+
+struct YamlEntry;
 
 // One node of a YAML document.
 struct YamlNode {
@@ -26,7 +27,7 @@ struct YamlNode {
   int line = 0;        // 1-based
   int column = 0;      // 1-based
   std::vector<YamlNode> items;                         // sequence
-  std::vector<std::pair<YamlNode, YamlNode>> entries;  // map, in file order
+  std::vector<YamlEntry> entries;  // map, in file order
 
   // The value under a scalar key, or nullptr. REQUIRES: kind == map.
   const YamlNode* find(std::string_view key) const;
@@ -34,6 +35,12 @@ struct YamlNode {
   bool is_scalar() const { return kind == Kind::scalar; }
   bool is_sequence() const { return kind == Kind::sequence; }
   bool is_map() const { return kind == Kind::map; }
+};
+
+// One key and its value in a map.
+struct YamlEntry {
+  YamlNode key;
+  YamlNode value;
 };
 
 // Bounds on what one document may cost to read.

@@ -432,3 +432,191 @@ TEST_CASE("properties over every shipped rubric and many seeds: key answers get 
     }
   }
 }
+
+// ---- PrairieLearn-style: every shipped rubric, many seeds, every mistake. ----
+
+namespace {
+
+// A mistake made by hand (independently of diagnosis.cpp), at the step it happens.
+struct Made {
+  std::string code;
+  Part stage;      // scores, weights or output
+  Matrix numbers;  // what the student writes at that step
+};
+
+Matrix rows_softmax_base(const Matrix& s, double base) {
+  Matrix out = s;
+  for (Vector& row : out) {
+    double t = 0;
+    for (double& x : row) {
+      x = x == masked_score ? 0 : std::pow(base, x);
+      t += x;
+    }
+    for (double& x : row) x /= t;
+  }
+  return out;
+}
+
+std::vector<Made> made_mistakes(const QuestionVariant& q) {
+  const QuestionSpec& spec = *q.spec;
+  const std::vector<std::size_t> rows = q.query_rows();
+  std::vector<Made> out;
+  const Matrix dots = attention_scores(q.queries, q.keys, 1.0, spec.mask, rows);
+  if (q.scale != 1) out.push_back({"missing-scale", Part::scores, dots});
+  if (spec.mask == Mask::causal)
+    out.push_back({"mask-ignored", Part::scores, attention_scores(q.queries, q.keys, q.scale, Mask::none, rows)});
+  Matrix extra = q.scores;
+  for (Vector& row : extra)
+    for (double& x : row)
+      if (x != masked_score) x /= q.scale != 1 ? q.scale : std::sqrt(static_cast<double>(spec.d_k));
+  out.push_back({"extra-scale", Part::scores, extra});
+  if (spec.task == Task::all_tokens) {
+    Matrix t(q.scores.size(), Vector(q.scores.size()));
+    for (std::size_t i = 0; i < t.size(); ++i)
+      for (std::size_t j = 0; j < t.size(); ++j) {
+        double dot = 0;
+        for (int k = 0; k < spec.d_k; ++k) dot += q.keys[i][k] * q.queries[j][k];
+        t[i][j] = spec.mask == Mask::causal && j > i ? masked_score : dot / q.scale;
+      }
+    out.push_back({"transposed-scores", Part::scores, t});
+    for (std::size_t r = 0; r < q.tokens.size(); ++r)
+      for (std::size_t other = 0; other < q.tokens.size(); ++other) {
+        if (other == r) continue;
+        Matrix wrong = q.scores;
+        wrong[r] = attention_scores({q.queries[other]}, q.keys, q.scale, spec.mask, {r})[0];
+        out.push_back({"wrong-query", Part::scores, wrong});
+      }
+    Matrix e = rows_softmax_base(q.scores, std::exp(1.0)), cols = e;
+    for (std::size_t r = 0; r < e.size(); ++r)
+      for (std::size_t j = 0; j < e.size(); ++j) e[r][j] = q.scores[r][j] == masked_score ? 0 : std::exp(q.scores[r][j]);
+    for (std::size_t j = 0; j < e.size(); ++j) {
+      double t = 0;
+      for (std::size_t r = 0; r < e.size(); ++r) t += e[r][j];
+      for (std::size_t r = 0; r < e.size(); ++r) cols[r][j] = e[r][j] / t;
+    }
+    out.push_back({"softmax-columns", Part::weights, cols});
+  }
+  Matrix hard = q.weights, no_exp = q.scores, powers = q.scores, early = q.scores;
+  for (std::size_t r = 0; r < hard.size(); ++r) {
+    double total = 0, etotal = 0;
+    for (std::size_t j = 0; j < hard[r].size(); ++j) {
+      hard[r][j] = j == q.most_attended[r] ? 1 : 0;
+      const bool m = q.scores[r][j] == masked_score;
+      total += m ? 0 : q.scores[r][j];
+      powers[r][j] = m ? 0 : std::exp(q.scores[r][j]);
+      early[r][j] = m ? 0 : std::round(std::exp(q.scores[r][j]));
+      etotal += early[r][j];
+    }
+    for (std::size_t j = 0; j < hard[r].size(); ++j) {
+      no_exp[r][j] = q.scores[r][j] == masked_score ? 0 : q.scores[r][j] / total;
+      early[r][j] /= etotal;
+    }
+  }
+  out.push_back({"hard-attention", Part::weights, hard});
+  out.push_back({"no-exp", Part::weights, no_exp});
+  out.push_back({"no-normalise", Part::weights, powers});
+  out.push_back({"wrong-exp-base", Part::weights, rows_softmax_base(q.scores, 10)});
+  out.push_back({"wrong-exp-base", Part::weights, rows_softmax_base(q.scores, 2)});
+  out.push_back({"rounded-early", Part::weights, early});
+  Matrix early1 = q.scores;  // e^score to 1 decimal
+  for (Vector& row : early1) {
+    double t = 0;
+    for (double& x : row) {
+      x = x == masked_score ? 0 : std::round(std::exp(x) * 10) / 10;
+      t += x;
+    }
+    for (double& x : row) x /= t;
+  }
+  out.push_back({"rounded-early", Part::weights, early1});
+  Matrix unnormalised = q.weights;
+  unnormalised[0][0] += 0.15;
+  out.push_back({"weights-not-normalised", Part::weights, unnormalised});
+  if (spec.d_k == spec.d_v) out.push_back({"mixed-keys", Part::output, mix_values(q.weights, q.keys)});
+  Matrix coarse = q.weights;
+  for (Vector& row : coarse)
+    for (double& x : row) x = std::round(x * 10) / 10;
+  out.push_back({"rounded-early", Part::output, mix_values(coarse, q.values)});
+  return out;
+}
+
+bool close(const QuestionVariant& q, Part p, const Matrix& a, const Matrix& b) {
+  for (std::size_t r = 0; r < a.size(); ++r)
+    for (std::size_t c = 0; c < a[r].size(); ++c) {
+      if ((a[r][c] == masked_score) != (b[r][c] == masked_score)) return false;
+      if (a[r][c] == masked_score) continue;
+      // As the grader matches a mistake: the answer as written (rounded as
+      // asked) within the cell's tolerance or the written precision.
+      const int d = q.spec->decimals(p);
+      const double slack = std::max(half_width(cell_tolerance(q, p, r, c), b[r][c]), 0.51 * std::pow(10.0, -d));
+      if (!(std::fabs(round_to(a[r][c], d) - b[r][c]) <= slack + 1e-9)) return false;
+    }
+  return true;
+}
+
+bool asks(const QuestionSpec& spec, Part p) { return std::find(spec.ask.begin(), spec.ask.end(), p) != spec.ask.end(); }
+
+}  // namespace
+
+TEST_CASE("every mistake on every shipped rubric gets exactly its own code, and later steps follow through") {
+  int checked = 0, skipped = 0;
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "projections", "class-demo"}) {
+    const Rubric rubric = shipped(name);
+    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+      const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+      for (std::size_t qi = 0; qi < v.questions.size(); ++qi) {
+        const QuestionVariant& q = v.questions[qi];
+        const std::vector<Made> all = made_mistakes(q);
+        for (const Made& m : all) {
+          if (!asks(*q.spec, m.stage)) continue;
+          // Skip numbers that another mistake (or the right method) also gives.
+          const Matrix& right = m.stage == Part::scores ? q.scores : m.stage == Part::weights ? q.weights : q.output;
+          bool ambiguous = close(q, m.stage, m.numbers, right);
+          for (const Made& other : all)
+            if (other.code != m.code && other.stage == m.stage && close(q, m.stage, m.numbers, other.numbers)) ambiguous = true;
+          bool finite_numbers = true;
+          for (const Vector& row : m.numbers)
+            for (double x : row) finite_numbers = finite_numbers && !std::isnan(x) && x != INFINITY && std::fabs(x) < 1e6;
+          if (ambiguous || !finite_numbers) {
+            ++skipped;
+            continue;
+          }
+          // The student's work: the key up to the mistake, the mistake, then the right method on it.
+          Submission s = from_key(v);
+          Matrix scores = q.scores, weights = q.weights, output;
+          if (m.stage == Part::scores) {
+            scores = m.numbers;  // the student goes on from the scores as written
+            for (Vector& row : scores)
+              for (double& x : row)
+                if (x != masked_score) x = round_to(x, q.spec->decimals(Part::scores));
+            weights = softmax_rows(scores);
+          }
+          if (m.stage == Part::weights) weights = m.numbers;
+          put(s, q, Part::scores, scores);
+          if (asks(*q.spec, Part::weights)) put(s, q, Part::weights, weights);
+          Matrix written_weights = weights;  // the student mixes the weights as written
+          for (Vector& row : written_weights)
+            for (double& x : row) x = round_to(x, q.spec->decimals(Part::weights));
+          output = m.stage == Part::output ? m.numbers : mix_values(written_weights, q.values);
+          if (asks(*q.spec, Part::output)) put(s, q, Part::output, output);
+          if (asks(*q.spec, Part::most_attended)) put_words(s, q, most_attended(written_weights));
+          const Marked marked = grade(v, s);
+          INFO(name << " seed " << seed << " " << q.spec->id << " " << m.code);
+          std::vector<std::string> codes;
+          for (const PartResult& p : marked.questions[qi].parts)
+            for (const std::string& d : p.diagnoses) codes.push_back(d);
+          CHECK(codes == std::vector<std::string>{m.code});
+          // Every step after the mistake is credited in full.
+          bool after = false;
+          for (const PartResult& p : marked.questions[qi].parts) {
+            if (after && p.part != Part::most_attended) CHECK(p.score == Approx(p.max_score).epsilon(0).margin(1e-9));
+            if (p.part == m.stage) after = true;
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  INFO("checked " << checked << ", skipped as ambiguous " << skipped);
+  CHECK(checked > 1500);
+  CHECK(skipped < checked / 4);
+}

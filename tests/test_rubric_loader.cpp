@@ -232,7 +232,7 @@ TEST_CASE("questions that are not a list are refused") {
         "questions: expected a list of one or more questions; got nothing");
 }
 
-TEST_CASE("an empty value is reported at its key, not at the next line", "[!mayfail]") {
+TEST_CASE("an empty value is reported at its key, not at the next line",) {
   // Today yaml-cpp places an empty block value at the next token: the
   // following key (5:5 here), or past the end of the file (2:1, 12:1), where
   // there is no source line to show.
@@ -254,7 +254,7 @@ TEST_CASE("an empty list of questions is refused at the list") {
   require_error_starting(yaml({"questions: []"}), 1, 12, "questions: expected a list of one or more questions; got ");
 }
 
-TEST_CASE("an empty list of questions is described as empty", "[!mayfail]") {
+TEST_CASE("an empty list of questions is described as empty",) {
   // Today: "questions: expected a list of one or more questions; got a list".
   require_error(yaml({"questions: []"}), 1, 12,
                 "questions: expected a list of one or more questions; got an empty list");
@@ -424,7 +424,7 @@ TEST_CASE("inputs that are not a map are refused at the value") {
                          5, 13, "q1");
 }
 
-TEST_CASE("inputs that are not a map are described as such", "[!mayfail]") {
+TEST_CASE("inputs that are not a map are described as such",) {
   // Today: "q1: needs 'inputs:', a map with ..." although inputs is given.
   require_error(yaml({"questions:", "  - task: one-token", "    tokens: [bus, is, late]",
                       "    query_token: late", "    inputs: [1]"}),
@@ -443,7 +443,7 @@ TEST_CASE("queries given to a one-token task are refused") {
 TEST_CASE("a query given to an all-tokens task is refused") {
   require_error(yaml({"questions:", "  - task: all-tokens", "    tokens: [bus, is, late]", "    inputs:",
                       "      query: [1, 0]"}),
-                5, 14, "q1.inputs.query: a all-tokens task takes 'queries' (a row per token), not 'query'");
+                5, 14, "q1.inputs.query: an all-tokens task takes 'queries' (a row per token), not 'query'");
 }
 
 TEST_CASE("missing keys are refused at inputs") {
@@ -456,7 +456,7 @@ TEST_CASE("missing keys are refused at inputs") {
 TEST_CASE("missing queries are refused at inputs") {
   require_error(yaml({"questions:", "  - task: all-tokens", "    tokens: [bus, is, late]", "    inputs:",
                       "      keys: [[2, 1], [0, 2], [1, 1]]", "      values: [[10, 0], [0, 10], [5, 5]]"}),
-                5, 7, "q1.inputs: 'queries' is missing; a all-tokens task needs queries, keys and values");
+                5, 7, "q1.inputs: 'queries' is missing; an all-tokens task needs queries, keys and values");
 }
 
 TEST_CASE("a row of the wrong length is refused at the row") {
@@ -464,7 +464,7 @@ TEST_CASE("a row of the wrong length is refused at the row") {
                       "    query_token: late", "    inputs:", "      query: [1, 0]",
                       "      keys: [[2, 1], [0], [1, 1]]"}),
                 7, 22,
-                "q1.inputs.keys: row 2 has 1 numbers but row 1 has 2; every row needs the same length");
+                "q1.inputs.keys: row 2 has 1 number but row 1 has 2; every row needs the same length");
 }
 
 TEST_CASE("a row that is not a list is refused") {
@@ -571,7 +571,7 @@ TEST_CASE("grid bounds must be plain decimals with at most 6 decimals") {
 }
 
 TEST_CASE("a grid of more than a million points is refused") {
-  require_error(with_query_grid("{min: 0, max: 2000000}"), 8, 14,
+  require_error(with_query_grid("{min: 0, max: 200000, step: 0.1}"), 8, 14,
                 "q1.inputs.query: the grid has more than 1000000 points; use a larger step");
 }
 
@@ -589,7 +589,7 @@ TEST_CASE("a cell that is not a finite decimal number is refused") {
   require_error(with("[2]"), 6, 18, "q1.inputs.query: expected a number; got a list");
 }
 
-TEST_CASE("a doubled sign in a cell is refused", "[!mayfail]") {
+TEST_CASE("a doubled sign in a cell is refused",) {
   // Today '+-1' is accepted as -1: the leading '+' is skipped, then
   // from_chars reads "-1".
   require_error(yaml({"questions:", "  - task: one-token", "    tokens: [bus, is, late]",
@@ -604,7 +604,7 @@ TEST_CASE("an empty input list is refused") {
                       "    inputs:", "      query: []"}),
                 6, 14,
                 "q1.inputs.query: expected numbers (a list, or a list of rows) or a random grid {min, "
-                "max, step}; got a list");
+                "max, step}; got an empty list");
 }
 
 // ---------------------------------------------------------------------------
@@ -643,7 +643,7 @@ TEST_CASE("projections with every table random need d_model") {
                 2, 5, "q1: needs 'd_model:', since the embeddings and tables are all random");
 }
 
-TEST_CASE("a d_model inferred from a table's height is at most 16", "[!mayfail]") {
+TEST_CASE("a d_model inferred from a table's height is at most 16",) {
   // Today accepted with d_model = 17: the 16 limit is checked only for a
   // width read while the dimension is still unknown.
   std::string rows = "[[1]";
@@ -656,7 +656,7 @@ TEST_CASE("a d_model inferred from a table's height is at most 16", "[!mayfail]"
                 9, 12, "q1.inputs.w_q: at most 16 rows");
 }
 
-TEST_CASE("a d_model inferred from the embeddings' width is at most 16", "[!mayfail]") {
+TEST_CASE("a d_model inferred from the embeddings' width is at most 16",) {
   // Today accepted with d_model = 17.
   require_error(yaml({"questions:", "  - task: one-token", "    tokens: [a]", "    query_token: a",
                       "    d_k: 1", "    d_v: 1", "    inputs:",
@@ -666,7 +666,7 @@ TEST_CASE("a d_model inferred from the embeddings' width is at most 16", "[!mayf
                 8, 19, "q1.inputs.embeddings: at most 16 numbers per row");
 }
 
-TEST_CASE("d_model without projections is refused", "[!mayfail]") {
+TEST_CASE("d_model without projections is refused",) {
   // Today accepted and silently ignored.
   require_error(yaml({"questions:", "  - task: one-token", "    tokens: [bus, is, late]",
                       "    query_token: late", "    d_model: 3", "    inputs:", "      query: [1, 0]",
@@ -715,7 +715,7 @@ TEST_CASE("an empty ask is refused at the list") {
                 "q1.ask: expected a list of parts, such as [scores, weights, output]; got 'scores'");
 }
 
-TEST_CASE("an empty ask is described as empty", "[!mayfail]") {
+TEST_CASE("an empty ask is described as empty",) {
   // Today: "...; got a list".
   require_error(lesson_q1_head + "    ask: []\n", 9, 10,
                 "q1.ask: expected a list of parts, such as [scores, weights, output]; got an empty list");
@@ -780,7 +780,7 @@ TEST_CASE("marking that is not a map is refused") {
                 "q1.marking.scores: expected a map such as {marks: 2, decimals: 3}; got '2'");
 }
 
-TEST_CASE("most-attended marked under both spellings is refused", "[!mayfail]") {
+TEST_CASE("most-attended marked under both spellings is refused",) {
   // Today accepted: the second entry silently replaces the first.
   require_error(lesson_q1_head + yaml({"    ask: [scores, most-attended]", "    marking:",
                                        "      most-attended: {marks: 1}", "      most_attended: {marks: 2}"}),

@@ -39,8 +39,10 @@ struct MistakenAnswer {
 // The mistaken versions of `part` that differ from the reference, computed
 // from `scores` and `weights` (the reference ones, or the student's own for
 // mistakes made after a wrong earlier step). Parts: scores, weights, output.
+// With `upstream`, mistakes of earlier steps are carried into this part too
+// (for when the student did not write the earlier step down).
 // REQUIRES: scores and weights have the variant's shape.
 std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part, const Matrix& scores,
-                                             const Matrix& weights);
+                                             const Matrix& weights, bool upstream);
 
 }  // namespace attnmark

@@ -1,0 +1,261 @@
+#include "reports.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "attnmark/diagnosis.h"
+#include "attnmark/numbers.h"
+#include "csv.h"
+
+namespace attnmark {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Markdown text from a student: nothing they wrote can become markup.
+std::string md(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string_view("\\`*_[]<>|~&").find(c) != std::string_view::npos) out += '\\';
+    out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return out;
+}
+
+const char* symbol(Verdict v) {
+  switch (v) {
+    case Verdict::correct: return "✓";
+    case Verdict::carried: return "✓*";
+    case Verdict::imprecise: return "≈";
+    case Verdict::wrong: return "✗";
+    case Verdict::unanswered: return "·";
+    case Verdict::unreadable: return "?";
+  }
+  return "?";
+}
+
+const char* part_heading(Part p) {
+  switch (p) {
+    case Part::query: return "query";
+    case Part::queries: return "queries";
+    case Part::keys: return "keys";
+    case Part::values: return "values";
+    case Part::scores: return "scores";
+    case Part::weights: return "weights";
+    case Part::output: return "output";
+    case Part::most_attended: return "most attended";
+  }
+  return "?";
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double max_score(const Rubric& rubric) {
+  double total = 0;
+  for (const QuestionSpec& q : rubric.questions)
+    for (const auto& [part, m] : q.marking) total += m.marks;
+  return total;
+}
+
+}  // namespace
+
+std::string score_text(double score) {
+  std::string text = format_fixed(score, 2);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string gradebook_csv(const Rubric& rubric, const std::vector<GradedSubmission>& rows) {
+  std::string out = "student,variant,status,score,max_score";
+  for (const QuestionSpec& q : rubric.questions) out += "," + csv_field(q.id);
+  out += ",source,reason\r\n";
+  const double max = max_score(rubric);
+  for (const GradedSubmission& g : rows) {
+    out += csv_text_field(g.student) + "," + csv_text_field(g.variant) + "," + g.status + ",";
+    out += (g.marked ? score_text(g.marked->score) : std::string()) + "," + score_text(max);
+    for (std::size_t i = 0; i < rubric.questions.size(); ++i)
+      out += "," + (g.marked ? score_text(g.marked->questions[i].score) : std::string());
+    out += "," + csv_text_field(g.source) + "," + csv_text_field(g.reason) + "\r\n";
+  }
+  return out;
+}
+
+std::string feedback_json(const GradedSubmission& g) {
+  Json j;
+  j["student"] = g.student;
+  j["variant"] = g.variant;
+  j["source"] = g.source;
+  j["status"] = g.status;
+  j["reason"] = g.reason;
+  j["score"] = g.marked ? Json(g.marked->score) : Json(nullptr);
+  j["max_score"] = g.marked ? Json(g.marked->max_score) : Json(nullptr);
+  Json questions = Json::array();
+  if (g.marked) {
+    for (const QuestionResult& q : g.marked->questions) {
+      Json parts = Json::object();
+      for (const PartResult& p : q.parts) {
+        Json cells = Json::array();
+        for (const CellResult& c : p.cells) {
+          Json cell;
+          cell["cell"] = c.label;
+          cell["given"] = c.given;
+          cell["value"] = c.value ? Json(*c.value) : c.masked ? Json("masked") : Json(nullptr);
+          cell["verdict"] = verdict_name(c.verdict);
+          if (!c.note.empty()) cell["note"] = c.note;
+          cells.push_back(cell);
+        }
+        parts[part_name(p.part)] = {{"score", p.score},       {"max_score", p.max_score},
+                                    {"follow_through", p.follow_through}, {"diagnoses", p.diagnoses},
+                                    {"hints", p.hints},       {"cells", cells}};
+      }
+      questions.push_back({{"id", q.id}, {"score", q.score}, {"max_score", q.max_score}, {"parts", parts}});
+    }
+    j["notes"] = g.marked->notes;
+  }
+  j["questions"] = questions;
+  return j.dump(2) + "\n";
+}
+
+std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  std::string out = fmt::format("# Feedback: {}\n\n", md(rubric.title.empty() ? rubric.name : rubric.title));
+  out += fmt::format("Student: {} · Variant: {} · Status: {}\n\n", md(g.student.empty() ? "(none)" : g.student),
+                     g.variant.empty() ? "(unknown)" : g.variant, g.status);
+  if (!g.reason.empty()) out += fmt::format("{}\n\n", md(g.reason));
+  if (!g.marked) return out;
+  out += fmt::format("**Score: {} / {}**\n\n", score_text(g.marked->score), score_text(g.marked->max_score));
+  out += "✓ right · ✓* right for your earlier answers (follow-through) · ≈ right but not to the decimals asked · "
+         "✗ wrong · · blank · ? could not be read\n\n";
+  for (const QuestionResult& q : g.marked->questions) {
+    out += fmt::format("## {}: {} / {}\n\n", q.id, score_text(q.score), score_text(q.max_score));
+    for (const PartResult& p : q.parts) {
+      out += fmt::format("### {}: {} / {}\n\n", part_heading(p.part), score_text(p.score), score_text(p.max_score));
+      out += reveal ? "| Cell | Your answer | Mark | Answer |\n|---|---|---|---|\n" : "| Cell | Your answer | Mark |\n|---|---|---|\n";
+      for (const CellResult& c : p.cells) {
+        out += fmt::format("| {} | {} | {} |", c.label.empty() ? "-" : c.label, md(c.given), symbol(c.verdict));
+        out += reveal ? fmt::format(" {} |\n", md(c.expected)) : "\n";
+      }
+      out += "\n";
+      for (const std::string& h : p.hints) out += "- " + md(h) + "\n";
+      if (!p.hints.empty()) out += "\n";
+    }
+  }
+  for (const std::string& n : g.marked->notes) out += "- Note: " + md(n) + "\n";
+  return out;
+}
+
+std::string summary_markdown(const Rubric& rubric, const std::vector<GradedSubmission>& rows) {
+  std::string out = fmt::format("# Class summary: {}\n\n", md(rubric.title.empty() ? rubric.name : rubric.title));
+  std::map<std::string, int> statuses;
+  std::vector<double> scores;
+  const double max = max_score(rubric);
+  for (const GradedSubmission& g : rows) {
+    ++statuses[g.status];
+    if (g.marked && g.status != "duplicate") scores.push_back(g.marked->score);
+  }
+  out += fmt::format("{} submissions: ", rows.size());
+  bool first = true;
+  for (const auto& [status, n] : statuses) {
+    out += fmt::format("{}{} {}", first ? "" : ", ", n, status);
+    first = false;
+  }
+  out += ".\n\n";
+  if (!scores.empty()) {
+    double sum = 0;
+    for (double s : scores) sum += s;
+    out += fmt::format("Marked: {} · Mean: {} / {} · Median: {} · Lowest: {} · Highest: {}\n\n", scores.size(),
+                       score_text(sum / static_cast<double>(scores.size())), score_text(max), score_text(median(scores)),
+                       score_text(*std::min_element(scores.begin(), scores.end())),
+                       score_text(*std::max_element(scores.begin(), scores.end())));
+    out += "## Distribution\n\n| Score | Students | |\n|---|---|---|\n";
+    for (int bin = 0; bin < 10; ++bin) {
+      // Tenths of the maximum; the last bin includes full marks.
+      int n = 0;
+      for (double s : scores) {
+        const int b = max > 0 ? std::min(9, static_cast<int>(std::floor(10 * s / max + 1e-9))) : 9;
+        n += b == bin;
+      }
+      out += fmt::format("| {}–{}% | {} | {} |\n", 10 * bin, bin == 9 ? 100 : 10 * bin + 9, n,
+                         std::string(static_cast<std::size_t>(n), '#'));
+    }
+    out += "\n## Parts\n\n| Question | Part | Full marks | Mean |\n|---|---|---|---|\n";
+    for (std::size_t qi = 0; qi < rubric.questions.size(); ++qi) {
+      const QuestionSpec& q = rubric.questions[qi];
+      for (std::size_t pi = 0; pi < q.ask.size(); ++pi) {
+        int full = 0, n = 0;
+        double total = 0;
+        for (const GradedSubmission& g : rows) {
+          if (!g.marked || g.status == "duplicate") continue;
+          const PartResult& p = g.marked->questions[qi].parts[pi];
+          ++n;
+          total += p.score;
+          full += p.score >= p.max_score - 1e-9;
+        }
+        out += fmt::format("| {} | {} | {}% | {} / {} |\n", q.id, part_heading(q.ask[pi]), n ? 100 * full / n : 0,
+                           score_text(n ? total / n : 0), score_text(q.marking.at(q.ask[pi]).marks));
+      }
+    }
+    out += "\n## Mistakes\n\n";
+    std::map<std::string, int> students_with;
+    for (const GradedSubmission& g : rows) {
+      if (!g.marked || g.status == "duplicate") continue;
+      std::vector<std::string> seen;
+      for (const QuestionResult& q : g.marked->questions)
+        for (const PartResult& p : q.parts)
+          for (const std::string& d : p.diagnoses)
+            if (std::find(seen.begin(), seen.end(), d) == seen.end()) seen.push_back(d);
+      for (const std::string& d : seen) ++students_with[d];
+    }
+    if (students_with.empty()) out += "No typical mistakes found.\n\n";
+    else out += "| Mistake | Students | What it means |\n|---|---|---|\n";
+    for (const Mistake& m : mistakes()) {
+      auto it = students_with.find(std::string(m.code));
+      if (it != students_with.end()) out += fmt::format("| `{}` | {} | {} |\n", m.code, it->second, m.explanation);
+    }
+    out += "\n";
+  }
+  out += "## Problem submissions\n\n";
+  bool any = false;
+  for (const GradedSubmission& g : rows) {
+    if (g.status == "graded") continue;
+    if (!any) out += "| Source | Student | Status | Reason |\n|---|---|---|---|\n";
+    any = true;
+    out += fmt::format("| {} | {} | {} | {} |\n", md(g.source), md(g.student), g.status, md(g.reason));
+  }
+  if (!any) out += "None: every submission was marked.\n";
+  return out;
+}
+
+std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  std::string out = fmt::format("attnmark check: {} · student {} · variant {}\n",
+                                rubric.name, g.student.empty() ? "(none)" : g.student, g.variant);
+  if (!g.reason.empty()) out += g.reason + "\n";
+  if (!g.marked) return out;
+  out += "✓ right  ✓* right for your earlier answers  ≈ too few decimals  ✗ wrong  · blank  ? unreadable\n\n";
+  for (const QuestionResult& q : g.marked->questions) {
+    out += fmt::format("{:<16}{:>9}\n", q.id, score_text(q.score) + " / " + score_text(q.max_score));
+    for (const PartResult& p : q.parts) {
+      std::string marks;
+      for (const CellResult& c : p.cells) {
+        marks += symbol(c.verdict);
+        if (reveal) marks += "(" + c.expected + ")";
+        marks += " ";
+      }
+      out += fmt::format("  {:<14}{:>9}   {}\n", part_heading(p.part), score_text(p.score) + " / " + score_text(p.max_score), marks);
+      for (const std::string& h : p.hints) out += "      hint: " + h + "\n";
+    }
+  }
+  for (const std::string& n : g.marked->notes) out += "note: " + n + "\n";
+  out += fmt::format("\nTotal: {} / {}\n", score_text(g.marked->score), score_text(g.marked->max_score));
+  return out;
+}
+
+}  // namespace attnmark

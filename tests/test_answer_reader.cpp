@@ -1,0 +1,515 @@
+// The answer readers on exact inputs: what a student's file or a sheet row
+// becomes, every unreadable reason word for word, and every note.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "answer_reader.h"
+#include "attnmark/error.h"
+
+using attnmark::Error;
+using attnmark::read_answer_file;
+using attnmark::read_sheet;
+using attnmark::ReadLimits;
+using attnmark::SheetInfo;
+using attnmark::Submission;
+
+namespace {
+
+using Rows = std::vector<std::vector<std::string>>;
+using Notes = std::vector<std::string>;
+
+// The cells of q.part, or a single "<missing>" row when there is no such part.
+Rows cells(const Submission& s, const std::string& q, const std::string& part) {
+  const auto question = s.answers.find(q);
+  if (question == s.answers.end()) return {{"<missing>"}};
+  const auto found = question->second.find(part);
+  if (found == question->second.end()) return {{"<missing>"}};
+  return found->second.rows;
+}
+
+std::string unreadable(const std::string& text, const ReadLimits& limits = {}) {
+  return read_answer_file(text, "s001.yaml", limits).unreadable;
+}
+
+// The lesson template for s001 (attnmark template rubrics/lesson.yaml
+// --student s001), filled in the ways students write numbers.
+const std::string filled_yaml =
+    "# attnmark answer file for lesson: replace each ~ with your answer.\n"
+    "# Numbers like 0.665, 2/3 or 66.5% are fine; write masked for a masked score.\n"
+    "rubric: \"lesson\"\n"
+    "student: \"s001\"\n"
+    "seed: 2026\n"
+    "variant: \"2a1549ca301b20b2\"\n"
+    "generator: \"attnmark-gen/1\"\n"
+    "answers:\n"
+    "  q1:\n"
+    "    scores: [1.5, 0.670, \"2/3\"]  # bus, is, late\n"
+    "    weights: [66.5%, ~, .09]  # bus, is, late\n"
+    "    output: [-0.25, 1e-3]\n"
+    "  q2:\n"
+    "    scores:\n"
+    "      - [1, 2, 3]  # bus\n"
+    "      - [masked, -inf, 0]  # is\n"
+    "      - [~, ~, ~]  # late\n"
+    "    weights:\n"
+    "      - [~, ~, ~]  # bus\n"
+    "      - [~, ~, ~]  # is\n"
+    "      - [~, ~, ~]  # late\n"
+    "    output:\n"
+    "      - [0.10, '0.20']  # bus\n"
+    "      - [~, ~]  # is\n"
+    "      - [~, ~]  # late\n"
+    "  q3:\n"
+    "    scores: [~, ~, ~]  # bus, is, late\n"
+    "    weights: [~, ~, ~]  # bus, is, late\n"
+    "    most_attended: bus  # a token's word\n";
+
+// The same answers as JSON.
+const std::string filled_json = R"({
+  "rubric": "lesson",
+  "student": "s001",
+  "seed": 2026,
+  "variant": "2a1549ca301b20b2",
+  "generator": "attnmark-gen/1",
+  "answers": {
+    "q1": {
+      "scores": [1.5, 0.670, "2/3"],
+      "weights": ["66.5%", null, ".09"],
+      "output": [-0.25, 1e-3]
+    },
+    "q2": {
+      "scores": [[1, 2, 3], ["masked", "-inf", 0], [null, null, null]],
+      "weights": [[null, null, null], [null, null, null], [null, null, null]],
+      "output": [[0.10, "0.20"], [null, null], [null, null]]
+    },
+    "q3": {
+      "scores": [null, null, null],
+      "weights": [null, null, null],
+      "most_attended": "bus"
+    }
+  }
+})";
+
+void check_filled(const Submission& s) {
+  CHECK(s.unreadable == "");
+  CHECK(s.notes == Notes{});
+  CHECK(s.rubric == "lesson");
+  CHECK(s.student == "s001");
+  REQUIRE(s.seed);
+  CHECK(*s.seed == 2026);
+  CHECK(s.variant == "2a1549ca301b20b2");
+  CHECK(s.answers.size() == 3);
+  CHECK(cells(s, "q1", "scores") == Rows{{"1.5", "0.670", "2/3"}});
+  CHECK(cells(s, "q1", "weights") == Rows{{"66.5%", "", ".09"}});
+  CHECK(cells(s, "q1", "output") == Rows{{"-0.25", "1e-3"}});
+  CHECK(cells(s, "q2", "scores") == Rows{{"1", "2", "3"}, {"masked", "-inf", "0"}, {"", "", ""}});
+  CHECK(cells(s, "q2", "weights") == Rows{{"", "", ""}, {"", "", ""}, {"", "", ""}});
+  CHECK(cells(s, "q2", "output") == Rows{{"0.10", "0.20"}, {"", ""}, {"", ""}});
+  CHECK(cells(s, "q3", "scores") == Rows{{"", "", ""}});
+  CHECK(cells(s, "q3", "most_attended") == Rows{{"bus"}});
+  CHECK(s.answers.at("q3").size() == 3);
+}
+
+// Replaces every "\n" with "\r\n".
+std::string crlf(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- Answer files ----
+
+TEST_CASE("a filled template reads cell by cell, text as written") {
+  const Submission s = read_answer_file(filled_yaml, "answers/s001.yaml");
+  CHECK(s.source == "answers/s001.yaml");
+  check_filled(s);
+}
+
+TEST_CASE("the same answers as JSON read the same, numbers' text kept") {
+  const Submission s = read_answer_file(filled_json, "answers/s001.json");
+  CHECK(s.source == "answers/s001.json");
+  check_filled(s);
+}
+
+TEST_CASE("CRLF line endings and a UTF-8 BOM read like plain LF") {
+  check_filled(read_answer_file(crlf(filled_yaml), "a.yaml"));
+  check_filled(read_answer_file("\xEF\xBB\xBF" + filled_yaml, "a.yaml"));
+  check_filled(read_answer_file("\xEF\xBB\xBF" + crlf(filled_yaml), "a.yaml"));
+  check_filled(read_answer_file(crlf(filled_json), "a.json"));
+  check_filled(read_answer_file("\xEF\xBB\xBF \r\n" + filled_json, "a.json"));
+}
+
+TEST_CASE("quoted and plain numbers keep trailing zeros and spelling") {
+  const Submission s = read_answer_file(
+      "answers:\n  q1:\n    scores: [\"0.670\", '1.50', 0.670, 2.0e0, +3, 00123]\n", "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(cells(s, "q1", "scores") == Rows{{"0.670", "1.50", "0.670", "2.0e0", "+3", "00123"}});
+
+  const Submission j = read_answer_file(
+      R"({"answers": {"q1": {"scores": ["0.670", 0.670, 1.0E5, 7, -7, 18446744073709551615, true]}}})",
+      "a.json");
+  CHECK(j.unreadable == "");
+  CHECK(cells(j, "q1", "scores") ==
+        Rows{{"0.670", "0.670", "1.0E5", "7", "-7", "18446744073709551615", "true"}});
+}
+
+TEST_CASE("nulls, blanks and empty lists become blank cells") {
+  const Submission s = read_answer_file(
+      "answers:\n"
+      "  q1:\n"
+      "    scores: [~, null, '', \"\"]\n"
+      "    weights:\n"
+      "    output: ~\n"
+      "    most_attended: []\n",
+      "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(cells(s, "q1", "scores") == Rows{{"", "", "", ""}});
+  CHECK(cells(s, "q1", "weights") == Rows{{""}});
+  CHECK(cells(s, "q1", "output") == Rows{{""}});
+  CHECK(cells(s, "q1", "most_attended") == Rows{{}});
+}
+
+TEST_CASE("one value, a row, rows, and a lone value among rows") {
+  const Submission s = read_answer_file(
+      "answers:\n"
+      "  q3:\n"
+      "    most_attended: bus\n"
+      "    weights: [1, 2]\n"
+      "    scores:\n"
+      "      - [1, 2]\n"
+      "      - 3\n"
+      "      - []\n",
+      "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(s.notes == Notes{});
+  CHECK(cells(s, "q3", "most_attended") == Rows{{"bus"}});
+  CHECK(cells(s, "q3", "weights") == Rows{{"1", "2"}});
+  CHECK(cells(s, "q3", "scores") == Rows{{"1", "2"}, {"3"}, {}});
+}
+
+TEST_CASE("numbers as student, rubric and variant are kept as text") {
+  const Submission s =
+      read_answer_file("student: 123\nrubric: 7\nvariant: 0123456789abcdef\nseed: '42'\n", "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(s.notes == Notes{});
+  CHECK(s.student == "123");
+  CHECK(s.rubric == "7");
+  CHECK(s.variant == "0123456789abcdef");
+  CHECK(s.seed == std::uint64_t{42});
+  const Submission j = read_answer_file(R"({"student": 123, "seed": 18446744073709551615})", "a.json");
+  CHECK(j.student == "123");
+  CHECK(j.seed == std::uint64_t{18446744073709551615u});
+}
+
+TEST_CASE("missing, null or empty answers are no answers, not unreadable") {
+  for (const std::string text : {"student: s001\n", "student: s001\nanswers:\n",
+                                 "student: s001\nanswers: {}\n", R"({"student": "s001"})"}) {
+    const Submission s = read_answer_file(text, "a.yaml");
+    CHECK(s.unreadable == "");
+    CHECK(s.student == "s001");
+    CHECK(s.answers.empty());
+  }
+}
+
+TEST_CASE("notes: unknown keys, bad seed and variant, other generator") {
+  const Submission s = read_answer_file(
+      "student: s001\nfoo: 1\nseed: abc\nvariant: 2A1549CA301B20B2\ngenerator: attnmark-gen/0\n"
+      "Answers: {}\n",
+      "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(s.student == "s001");
+  CHECK_FALSE(s.seed);
+  CHECK(s.variant == "2A1549CA301B20B2");  // kept as written
+  CHECK(s.notes == Notes{
+                       "unknown key 'foo' ignored",
+                       "seed 'abc' is not a whole number; ignored",
+                       "variant '2A1549CA301B20B2' is not 16 lower-case hex digits",
+                       "generator 'attnmark-gen/0' differs from this attnmark's 'attnmark-gen/1'",
+                       "unknown key 'Answers' ignored",
+                   });
+
+  CHECK(read_answer_file("seed: -1\n", "a").notes == Notes{"seed '-1' is not a whole number; ignored"});
+  CHECK(read_answer_file("seed: 2026.0\n", "a").notes ==
+        Notes{"seed '2026.0' is not a whole number; ignored"});
+  CHECK(read_answer_file("seed: ' 1'\n", "a").notes ==
+        Notes{"seed ' 1' is not a whole number; ignored"});
+  CHECK(read_answer_file("seed: 18446744073709551616\n", "a").notes ==
+        Notes{"seed '18446744073709551616' is too large (at most 18446744073709551615); ignored"});
+  CHECK(read_answer_file("variant: 2a15\n", "a").notes ==
+        Notes{"variant '2a15' is not 16 lower-case hex digits"});
+  CHECK(read_answer_file("student: [a]\n", "a").notes ==
+        Notes{"student: expected a single value; got a list; ignored"});
+}
+
+TEST_CASE("a cell that is a list or map is blank, with a note") {
+  const Submission s = read_answer_file(
+      "answers:\n"
+      "  q1:\n"
+      "    weights: [1, {a: 1}]\n"
+      "    scores: [[1, [2]], 3]\n"
+      "    output: {a: 1}\n"
+      "  q2: 5\n"
+      "  q3: ~\n",
+      "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(cells(s, "q1", "weights") == Rows{{"1", ""}});
+  CHECK(cells(s, "q1", "scores") == Rows{{"1", ""}, {"3"}});
+  CHECK(cells(s, "q1", "output") == Rows{{""}});
+  CHECK(s.answers.count("q2") == 0);
+  CHECK(s.answers.at("q3").empty());
+  CHECK(s.notes == Notes{
+                       "q1.weights row 1 cell 2 is not a value",
+                       "q1.scores row 1 cell 2 is not a value",
+                       "q1.output is not a value or a list of values",
+                       "q2: expected a map of parts (scores:, weights:, ...); got the value '5'; ignored",
+                   });
+}
+
+TEST_CASE("unknown part names are kept for the grader to report") {
+  const Submission s = read_answer_file("answers:\n  q9:\n    wieghts: [1]\n", "a.yaml");
+  CHECK(s.notes == Notes{});
+  CHECK(cells(s, "q9", "wieghts") == Rows{{"1"}});
+}
+
+TEST_CASE("unreadable: encodings") {
+  CHECK(unreadable(std::string("student: s\0\n", 12)) == "binary file (contains NUL bytes)");
+  CHECK(unreadable("\xFF\xFEs\0t\0") == "UTF-16 text; save the file as UTF-8");
+  CHECK(unreadable(std::string("\xFE\xFF\0s\0t", 6)) == "UTF-16 text; save the file as UTF-8");
+  CHECK(unreadable("student: s001\r\nname: Jos\xE9\r\n") ==
+        "not UTF-8 text (byte 0xE9 at line 2); save the file as UTF-8");
+  CHECK(unreadable("a: 1\n\nb: \xC0\xAF\n") ==
+        "not UTF-8 text (byte 0xC0 at line 3); save the file as UTF-8");  // overlong '/'
+  CHECK(unreadable("a: \xED\xA0\x80\n") ==
+        "not UTF-8 text (byte 0xED at line 1); save the file as UTF-8");  // a surrogate
+  CHECK(unreadable("a: \x80\n") == "not UTF-8 text (byte 0x80 at line 1); save the file as UTF-8");
+  CHECK(unreadable("a: \xE2\x88") == "not UTF-8 text (byte 0xE2 at line 1); save the file as UTF-8");
+  CHECK(unreadable("a: \xE2\x88\x92 1/4 \xC2\xA0\n") == "");  // U+2212, U+00A0
+}
+
+TEST_CASE("unreadable: YAML errors with line and column") {
+  CHECK(unreadable("student: s001\nanswers:\n  q1: [1, 2\n") ==
+        "line 4, column 1: YAML syntax: end of sequence flow not found");
+  CHECK(unreadable("answers:\n  q1: {}\n  q1: {}\n") ==
+        "line 3, column 3: duplicate key 'q1' (first given at line 2)");
+  CHECK(unreadable("a: &x 1\nb: *x\n") ==
+        "line 1, column 4: anchors (&name) are not allowed; write the value out");
+  CHECK(unreadable("a: 1\nb: *x\n") == "line 2, column 4: YAML syntax: the referenced anchor is not defined");
+  CHECK(unreadable("student: a\n---\nstudent: b\n") ==
+        "line 2, column 1: expected one YAML document, but more follows here");
+  CHECK(unreadable("a: " + std::string(65, '[') + std::string(65, ']') + "\n") ==
+        "line 1, column 67: nested deeper than 64 levels");
+  CHECK(unreadable("a: " + std::string(63, '[') + std::string(63, ']') + "\n") == "");
+  CHECK(unreadable("") == "line 1, column 1: the file is empty; expected a YAML document");
+  CHECK(unreadable("- 1\n") ==
+        "line 1, column 1: expected a map with keys like 'student:' and 'answers:' at the top; got a list");
+  CHECK(unreadable("answers: [1]\n") ==
+        "line 1, column 10: answers: expected a map of questions (q1:, q2:, ...); got a list");
+}
+
+TEST_CASE("unreadable reasons stay on one line") {
+  CHECK(unreadable("\"a\\nb\": 1\n\"a\\nb\": 2\n") ==
+        "line 2, column 1: duplicate key 'a\\nb' (first given at line 1)");
+  const std::string long_string = unreadable("{\"a\": \"" + std::string(5000, 'x'));
+  CHECK(long_string.size() == 303);
+  CHECK(long_string.starts_with("line 1, column 5008: JSON syntax: invalid string: missing closing quote"));
+  CHECK(long_string.ends_with("xxx..."));
+}
+
+TEST_CASE("unreadable: JSON errors") {
+  CHECK(unreadable(R"({"student": "s", })") ==
+        "line 1, column 18: JSON syntax: unexpected '}'; expected string literal");
+  CHECK(unreadable("{\n  \"student\": \"s\",\n  \"seed\": 12 x\n}") ==
+        "line 3, column 14: JSON syntax: invalid literal; last read: '12 x'; expected '}'");
+  CHECK(unreadable("{} {}") == "line 1, column 4: JSON syntax: unexpected '{'; expected end of input");
+  CHECK(unreadable(R"({"answers": {"q1": {}, "q1": {}}})") == "duplicate key 'q1'");
+  CHECK(unreadable("{\"a\": " + std::string(64, '[') + std::string(64, ']') + "}") ==
+        "nested deeper than 64 levels");
+  CHECK(unreadable("{\"a\": " + std::string(63, '[') + std::string(63, ']') + "}") == "");
+}
+
+TEST_CASE("unreadable: too many cells") {
+  std::string text = "answers:\n  q1:\n    scores: [";
+  for (int i = 0; i < 10000; ++i) text += "1, ";
+  CHECK(unreadable(text + "]\n") == "");
+  CHECK(unreadable(text + "1]\n") == "more than 10000 answer cells");
+
+  ReadLimits limits;
+  limits.max_cells = 3;
+  CHECK(unreadable("answers:\n  q1:\n    a: [1, 2]\n  q2:\n    b: ~\n", limits) == "");
+  CHECK(unreadable("answers:\n  q1:\n    a: [1, 2]\n  q2:\n    b: [[~, ~]]\n", limits) ==
+        "more than 3 answer cells");
+  CHECK(unreadable(R"({"answers": {"q1": {"a": [1, 2, 3, 4]}}})", limits) ==
+        "more than 3 answer cells");
+}
+
+TEST_CASE("unreadable: size cap") {
+  const std::string big = "# " + std::string((1 << 20) - 3, 'x') + "\n";
+  CHECK(big.size() == 1 << 20);
+  CHECK(unreadable("student: s\n" + big) == "file is 1048587 bytes; the limit is 1048576");
+  ReadLimits limits;
+  limits.max_file_bytes = 10;
+  CHECK(unreadable("student: s\n", limits) == "file is 11 bytes; the limit is 10");
+  CHECK(unreadable("{\"a\": 123}", limits) == "");
+}
+
+TEST_CASE("an unreadable file keeps only its source") {
+  const Submission s = read_answer_file("student: s001\nseed: 1\nanswers: {q1: {a: 1}}\nx: [\n", "a.yaml");
+  CHECK(s.source == "a.yaml");
+  CHECK(s.unreadable != "");
+  CHECK(s.student == "");
+  CHECK_FALSE(s.seed);
+  CHECK(s.answers.empty());
+  CHECK(s.notes.empty());
+}
+
+// ---- Sheets ----
+
+namespace {
+
+struct SheetResult {
+  SheetInfo info;
+  std::vector<Submission> rows;
+};
+
+SheetResult sheet(const std::string& text, const ReadLimits& limits = {}) {
+  SheetResult result;
+  result.info = read_sheet(text, "class.csv", limits,
+                           [&](Submission&& s) { result.rows.push_back(std::move(s)); });
+  return result;
+}
+
+Error sheet_error(const std::string& text, const ReadLimits& limits = {}) {
+  int calls = 0;
+  try {
+    read_sheet(text, "class.csv", limits, [&](Submission&&) { ++calls; });
+  } catch (const Error& e) {
+    CHECK(calls == 0);  // nothing is handed out from a sheet that fails
+    return e;
+  }
+  FAIL("no error for: " << text);
+  return Error("unreachable: FAIL throws");
+}
+
+const std::string class_sheet =
+    "\xEF\xBB\xBFTimestamp, Student ,Name,SEED,variant,q1.weights.2,q1.weights.1,q2.scores.1.3,"
+    "q2.scores.2.1,q3.most_attended,q1.wieghts.1,q1.scores.0,q9.scores.x,Email,q1.scores.1.2.3\r\n"
+    "2024-05-01,s001,\"Smith, Jo\",2026,2a1549ca301b20b2, 0.5 ,\"0,25\",1.5,2,bus,zz,zz,zz,jo@x,zz\r\n"
+    "2024-05-01,s002,\"Ann\nLee\",,,,,,,,,,,,\r\n"
+    ",,,,,,,,,,,,,,\r\n"
+    "2024-05-02,s003,Bo\r\n"
+    "2024-05-02, s004 ,Cy,abc,XYZ,,,,,,,,,,,extra\r\n";
+
+}  // namespace
+
+TEST_CASE("a sheet: header with extra columns, BOM, CRLF, quoted fields") {
+  const SheetResult r = sheet(class_sheet);
+  CHECK(r.info.unknown_columns ==
+        std::vector<std::string>{"q1.wieghts.1", "q1.scores.0", "q9.scores.x", "q1.scores.1.2.3"});
+  CHECK(r.info.rows == 4);
+  REQUIRE(r.rows.size() == 4);
+
+  const Submission& a = r.rows[0];
+  CHECK(a.source == "class.csv:2");
+  CHECK(a.student == "s001");
+  CHECK(a.seed == std::uint64_t{2026});
+  CHECK(a.variant == "2a1549ca301b20b2");
+  CHECK(a.rubric == "");
+  CHECK(a.notes == Notes{});
+  CHECK(a.unreadable == "");
+  CHECK(a.answers.size() == 3);
+  CHECK(cells(a, "q1", "weights") == Rows{{"0,25", "0.5"}});
+  CHECK(cells(a, "q2", "scores") == Rows{{"", "", "1.5"}, {"2", "", ""}});
+  CHECK(cells(a, "q3", "most_attended") == Rows{{"bus"}});
+  CHECK(a.answers.at("q1").size() == 1);  // unknown columns give no cells
+
+  const Submission& b = r.rows[1];  // its name holds a line break
+  CHECK(b.source == "class.csv:3");
+  CHECK(b.student == "s002");
+  CHECK_FALSE(b.seed);
+  CHECK(b.variant == "");
+  CHECK(b.notes == Notes{});
+  CHECK(cells(b, "q1", "weights") == Rows{{"", ""}});
+  CHECK(cells(b, "q2", "scores") == Rows{{"", "", ""}, {"", "", ""}});
+
+  const Submission& c = r.rows[2];  // the blank row on line 5 is skipped
+  CHECK(c.source == "class.csv:6");
+  CHECK(c.student == "s003");
+  CHECK(c.notes == Notes{"row has 3 fields but the header has 15"});
+  CHECK(cells(c, "q3", "most_attended") == Rows{{""}});
+
+  const Submission& d = r.rows[3];
+  CHECK(d.source == "class.csv:7");
+  CHECK(d.student == "s004");
+  CHECK(d.variant == "XYZ");
+  CHECK(d.notes == Notes{"row has 16 fields but the header has 15",
+                         "seed 'abc' is not a whole number; ignored",
+                         "variant 'XYZ' is not 16 lower-case hex digits"});
+}
+
+TEST_CASE("sheet cells: vectors, matrices, one value, rubric column, first duplicate wins") {
+  const SheetResult r = sheet(
+      "student,rubric,q1.output.3,q2.weights.2.2,q3.most_attended,q3.most_attended.1,q1.output.1.3\n"
+      "s1,lesson, 3 ,\t22 ,bus,car,dup\n");
+  CHECK(r.info.unknown_columns == std::vector<std::string>{"q3.most_attended.1", "q1.output.1.3"});
+  REQUIRE(r.rows.size() == 1);
+  const Submission& s = r.rows[0];
+  CHECK(s.rubric == "lesson");
+  CHECK(cells(s, "q1", "output") == Rows{{"", "", "3"}});
+  CHECK(cells(s, "q2", "weights") == Rows{{"", ""}, {"", "22"}});
+  CHECK(cells(s, "q3", "most_attended") == Rows{{"bus"}});
+}
+
+TEST_CASE("sheet: a one-field short row is noted in the singular") {
+  const SheetResult r = sheet("student,name\ns1\n");
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].notes == Notes{"row has 1 field but the header has 2"});
+}
+
+TEST_CASE("sheet errors") {
+  Error e = sheet_error("name,email, Student ID\nJo,jo@x,s1\n");
+  CHECK(e.message() == "no 'student' column in the header; columns are: name, email, Student ID");
+  CHECK(e.line() == 1);
+  CHECK(std::string(e.what()) ==
+        "class.csv:1: no 'student' column in the header; columns are: name, email, Student ID");
+
+  CHECK(sheet_error("").message() == "the sheet is empty; expected a header row with a 'student' column");
+  CHECK(sheet_error("\xEF\xBB\xBF\r\n\r\n").message() ==
+        "the sheet is empty; expected a header row with a 'student' column");
+
+  e = sheet_error("student,q1.scores.1\ns1,1\ns2,\"2\n");
+  CHECK(e.message() == "unterminated quoted field starting here");
+  CHECK(e.line() == 3);
+
+  ReadLimits limits;
+  limits.max_sheet_rows = 2;
+  CHECK(sheet("student\ns1\ns2\n", limits).rows.size() == 2);
+  e = sheet_error("student\ns1\ns2\ns3\n", limits);
+  CHECK(e.message() == "more than 2 rows");
+  CHECK(e.line() == 4);
+
+  limits = ReadLimits();
+  limits.max_cells = 5;
+  CHECK(sheet("student,q1.scores.1.2,q2.output.3\ns1,1,2\n", limits).rows.size() == 1);
+  CHECK(sheet_error("student,q1.scores.2.3\n", limits).message() ==
+        "the header's cell columns make more than 5 answer cells per student");
+  CHECK(sheet_error("student,q1.scores.99999999999999999999999\n").message() ==
+        "the header's cell columns make more than 10000 answer cells per student");
+
+  CHECK(sheet_error(std::string("student\ns\0\n", 11)).message() == "binary file (contains NUL bytes)");
+  CHECK(sheet_error("\xFF\xFEs\0").message() == "UTF-16 text; save the file as UTF-8");
+  CHECK(sheet_error("student,name\ns1,Jos\xE9\n").message() ==
+        "not UTF-8 text (byte 0xE9 at line 2); save the file as UTF-8");
+}
+
+TEST_CASE("errors thrown by the callback pass through") {
+  CHECK_THROWS_WITH(read_sheet("student\ns1\n", "c.csv", {},
+                               [](Submission&&) { throw Error("stop"); }),
+                    "stop");
+}
