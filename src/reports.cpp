@@ -245,9 +245,8 @@ std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool re
     for (const PartResult& p : q.parts) {
       std::string marks;
       for (const CellResult& c : p.cells) {
-        marks += symbol(c.verdict);
+        marks += (marks.empty() ? "" : " ") + std::string(symbol(c.verdict));
         if (reveal) marks += "(" + c.expected + ")";
-        marks += " ";
       }
       out += fmt::format("  {:<14}{:>9}   {}\n", part_heading(p.part), score_text(p.score) + " / " + score_text(p.max_score), marks);
       for (const std::string& h : p.hints) out += "      hint: " + h + "\n";
