@@ -59,7 +59,7 @@ int generate(const Options& options, std::ostream& out, std::ostream& err) {
   } else if (options.format == "md") {
     emit(options, render_markdown(rubric, variant, sheet), what, out, err);
   } else if (options.format == "json") {
-    emit(options, render_json(rubric, variant, sheet), what, out, err);
+    emit(options, render_json(variant, sheet), what, out, err);
   } else {
     throw Error(fmt::format("--format: expected 'md' or 'json'; got '{}'", options.format));
   }

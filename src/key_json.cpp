@@ -82,8 +82,7 @@ Json question_json(const QuestionVariant& q, Sheet sheet) {
 
 }  // namespace
 
-std::string render_json(const Rubric& rubric, const Variant& variant, Sheet sheet) {
-  (void)rubric;
+std::string render_json(const Variant& variant, Sheet sheet) {
   Json j;
   j["rubric"] = variant.rubric;
   j["student"] = variant.student;

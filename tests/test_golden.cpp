@@ -47,8 +47,8 @@ TEST_CASE("generated outputs match the golden files byte for byte") {
     const std::string stem = std::string(t.rubric) + "-" + std::to_string(t.seed) + "-" + t.student;
     check_golden(stem + ".worksheet.md", render_markdown(rubric, v, Sheet::worksheet));
     check_golden(stem + ".key.md", render_markdown(rubric, v, Sheet::key));
-    check_golden(stem + ".key.json", render_json(rubric, v, Sheet::key));
-    check_golden(stem + ".worksheet.json", render_json(rubric, v, Sheet::worksheet));
+    check_golden(stem + ".key.json", render_json(v, Sheet::key));
+    check_golden(stem + ".worksheet.json", render_json(v, Sheet::worksheet));
     check_golden(stem + ".answers.yaml", render_answer_template(rubric, v));
   }
 }

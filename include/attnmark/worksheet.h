@@ -3,7 +3,7 @@
 //   Variant v = make_variant(rubric, 2026, "s001");
 //   std::string md   = render_markdown(rubric, v, Sheet::worksheet);
 //   std::string key  = render_markdown(rubric, v, Sheet::key);     // worked steps
-//   std::string json = render_json(rubric, v, Sheet::key);         // unrounded answers
+//   std::string json = render_json(v, Sheet::key);         // unrounded answers
 //   std::string yaml = render_answer_template(rubric, v);          // blanks to fill in
 #pragma once
 
@@ -24,7 +24,7 @@ std::string render_markdown(const Rubric& rubric, const Variant& variant, Sheet 
 
 // One JSON object (see README, "Shapes"). The key adds `answers`, unrounded;
 // a masked score is null.
-std::string render_json(const Rubric& rubric, const Variant& variant, Sheet sheet);
+std::string render_json(const Variant& variant, Sheet sheet);
 
 // The blank answer file (YAML): every asked cell is ~.
 std::string render_answer_template(const Rubric& rubric, const Variant& variant);
