@@ -89,6 +89,8 @@ std::string cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
   return a->rows[r][c];
 }
 
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
 std::string lower_trimmed(std::string_view s) {
   const std::size_t b = s.find_first_not_of(" \t\r\n");
   const std::size_t e = s.find_last_not_of(" \t\r\n");
@@ -246,7 +248,8 @@ class QuestionGrader {
         const double t = ref[r][c];
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
         const CellReading read = read_number(cell.given, p == Part::scores && spec_.mask == Mask::causal);
-        if (read.kind != CellReading::Kind::unanswered) ++result.answered;
+        // A blank masked score is right, but does not by itself make a part answered.
+        if (read.kind != CellReading::Kind::unanswered && !is_blank(cell.given)) ++result.answered;
         switch (read.kind) {
           case CellReading::Kind::unanswered: cell.verdict = Verdict::unanswered; break;
           case CellReading::Kind::unreadable:
@@ -287,6 +290,12 @@ class QuestionGrader {
         }
         result.cells.push_back(std::move(cell));
       }
+    if (result.answered == 0) {
+      // Nothing written: blank masked scores are not answers either.
+      for (CellResult& cell : result.cells)
+        if (cell.verdict == Verdict::correct) cell.verdict = Verdict::unanswered;
+      right = 0;
+    }
     score(result, marking, cells, right, carried_cells);
     if (right < cells && result.answered > 0) diagnose(result, p);
     hints(result, p);
@@ -339,7 +348,9 @@ class QuestionGrader {
     std::size_t readable = 0, credited = 0;
     for (const CellResult& cell : result.cells) {
       if (cell.value || cell.masked) ++readable;
-      if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried) ++credited;
+      // Imprecise cells are explained by the right method at the precision written.
+      if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried || cell.verdict == Verdict::imprecise)
+        ++credited;
     }
     if (readable == 0) return;
     std::vector<std::string> codes;
