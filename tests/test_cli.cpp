@@ -5,12 +5,21 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "attnmark/error.h"
 #include "commands.h"
 #include "file_io.h"
 
 namespace {
+
+// A scratch folder of this process's own: CTest runs test cases in parallel.
+std::filesystem::path scratch() {
+  static const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("attnmark-cli-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 struct Run {
   int status;
@@ -20,7 +29,7 @@ struct Run {
 
 // Runs the attnmark binary with shell-quoted arguments.
 Run run_cli(const std::string& args) {
-  const auto dir = std::filesystem::temp_directory_path() / "attnmark-cli-test";
+  const auto dir = scratch();
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "out").string(), err = (dir / "err").string();
   const std::string command = std::string("cd '") + ATTNMARK_SOURCE_DIR + "' && '" + ATTNMARK_BINARY + "' " + args +
@@ -41,7 +50,7 @@ TEST_CASE("parse_seed accepts whole numbers and rejects everything else") {
   }
 }
 
-TEST_CASE("--seed -1 is refused with exit 2, not turned into 2^64-1") {
+TEST_CASE("a seed of -1 is refused with exit 2, not turned into 2^64-1") {
   const Run r = run_cli("key rubrics/lesson.yaml --seed -1");
   CHECK(r.status == 2);
   CHECK(r.out.empty());
@@ -84,8 +93,8 @@ TEST_CASE("a masked score is null in the JSON key") {
   CHECK(j["questions"][1]["answers"]["scores"][0][1].is_null());
 }
 
-TEST_CASE("-o writes the file and says where") {
-  const auto path = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "sub" / "w.md";
+TEST_CASE("writing with -o creates the file and says where") {
+  const auto path = scratch() / "sub" / "w.md";
   std::filesystem::remove_all(path.parent_path());
   const Run r = run_cli("generate rubrics/lesson.yaml --student s001 -o '" + path.string() + "'");
   CHECK(r.status == 0);
@@ -106,7 +115,7 @@ TEST_CASE("a rubric without a seed gets a fresh one that is printed") {
 }
 
 TEST_CASE("definition errors exit 2 with file:line:column, the line and a caret") {
-  const auto path = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "bad.yaml";
+  const auto path = scratch() / "bad.yaml";
   attnmark::write_file(path.string(), "questions:\n  - task: one-tokn\n");
   const Run r = run_cli("validate '" + path.string() + "'");
   CHECK(r.status == 2);
@@ -159,7 +168,7 @@ std::string lesson_answers(const std::string& scores, const std::string& weights
 }  // namespace
 
 TEST_CASE("check: a student's self-check table, hints, and exit status 1 when something is wrong") {
-  const auto path = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "s001.yaml";
+  const auto path = scratch() / "s001.yaml";
   attnmark::write_file(path.string(), lesson_answers("[2, 0, 1]", "[0.67, 0.090, 0.245]", "[7.88, 2.12]"));
   const Run r = run_cli("check rubrics/lesson.yaml --answers '" + path.string() + "'");
   CHECK(r.status == 1);
@@ -193,7 +202,7 @@ TEST_CASE("check finds the rubric named in the answer file and exits 0 when all 
   text.replace(text.find("scores: [~, ~, ~]"), 17, "scores: [1, 2, 1]");
   text.replace(text.find("weights: [~, ~, ~]"), 18, "weights: [0.212, 0.576, 0.212]");
   text.replace(text.find("most_attended: ~"), 16, "most_attended: is");
-  const auto path = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "all-right.yaml";
+  const auto path = scratch() / "all-right.yaml";
   attnmark::write_file(path.string(), text);
   const Run r = run_cli("check --answers '" + path.string() + "'");
   INFO(r.out << r.err);
@@ -202,7 +211,7 @@ TEST_CASE("check finds the rubric named in the answer file and exits 0 when all 
 }
 
 TEST_CASE("check exits 2 when the answer file or rubric is unusable") {
-  const auto dir = std::filesystem::temp_directory_path() / "attnmark-cli-test";
+  const auto dir = scratch();
   attnmark::write_file((dir / "broken.yaml").string(), "answers: [\n");
   const Run broken = run_cli("check rubrics/lesson.yaml --answers '" + (dir / "broken.yaml").string() + "'");
   CHECK(broken.status == 2);
@@ -216,9 +225,9 @@ TEST_CASE("check exits 2 when the answer file or rubric is unusable") {
 }
 
 TEST_CASE("mark refuses to overwrite an earlier run without --force") {
-  const auto dir = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "mark-out";
+  const auto dir = scratch() / "mark-out";
   std::filesystem::remove_all(dir);
-  const auto in = std::filesystem::temp_directory_path() / "attnmark-cli-test" / "mark-in";
+  const auto in = scratch() / "mark-in";
   std::filesystem::remove_all(in);
   attnmark::write_file((in / "s001.yaml").string(), lesson_answers("[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.88, 2.12]"));
   const Run first = run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + dir.string() + "'");

@@ -3,6 +3,7 @@
 // uploads and on the form's CSV export. The expectations are what a fair
 // human marker gives each student, worked out by hand from their variant.
 #include <catch2/catch.hpp>
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -26,7 +27,7 @@ struct Run {
   std::string err;
 };
 
-const fs::path scratch = fs::temp_directory_path() / "attnmark-mark-class-test";
+const fs::path scratch = fs::temp_directory_path() / ("attnmark-mark-class-test-" + std::to_string(getpid()));
 
 // Runs the attnmark binary from the repository root with shell-quoted arguments.
 Run run_cli(const std::string& args) {
