@@ -1,6 +1,7 @@
 // commands.h: the subcommands, run from options that main() has parsed.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -21,6 +22,11 @@ struct Options {
   bool force = false;                // mark: replace an earlier run's reports
   std::string answers;               // check: --answers
   bool reveal = false;               // check: show reference answers
+  std::string roster;                // generate, key, template: --roster CSV (one output per student)
+  std::string theme = "default";     // HTML: default, cream, tint, high-contrast
+  std::string text_size = "normal";  // HTML: normal, large, x-large
+  std::optional<std::string> jobs;   // threads; default: all cores
+  std::string feedback = "files";    // mark: files, jsonl or none
 };
 
 // A subcommand's name and one-line help, for main()'s table.
@@ -34,6 +40,12 @@ const std::vector<CommandInfo>& command_table();
 // user to `err`. Returns the exit status. Throws Error for usage and
 // definition errors (main reports them and exits 2).
 int run_command(const Options& options, std::ostream& out, std::ostream& err);
+
+// The subcommands, one file each (generate_command.cpp, mark_command.cpp).
+int run_generate(const Options& options, std::ostream& out, std::ostream& err);  // generate, key, template
+int run_validate(const Options& options, std::ostream& out, std::ostream& err);
+int run_mark(const Options& options, std::ostream& out, std::ostream& err);
+int run_check(const Options& options, std::ostream& out, std::ostream& err);
 
 // Parses a seed strictly: decimal digits only, 0 to 2^64 − 1.
 // Throws Error ("--seed: ...") otherwise; "-1" is not silently 2^64 − 1.

@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
       sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:, else each file's own");
       sub->add_option("--out", options.out_dir, "Folder for the gradebook and reports")->required();
       sub->add_flag("--force", options.force, "Replace the reports of an earlier run");
+      sub->add_option("--feedback", options.feedback, "Per-student feedback: files, jsonl or none")->default_str("files");
+      sub->add_option("--jobs", options.jobs, "Threads (default: all cores)");
+      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")->default_str("default");
+      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")->default_str("normal");
       continue;
     }
     if (name == "check") {
@@ -34,9 +38,16 @@ int main(int argc, char** argv) {
     // Numbers are taken as text and parsed strictly (CLI11 turns -1 into 2^64-1).
     sub->add_option("--seed", options.seed, "Seed (a whole number); default: the rubric's seed:");
     sub->add_option("--student", options.student, "Student id; each id gets its own variant");
-    if (std::string(info.name) != "template")
-      sub->add_option("--format", options.format, "md or json")->default_str("md");
-    sub->add_option("-o,--output", options.output, "Write to this file instead of standard output");
+    if (name != "template")
+      sub->add_option("--format", options.format, name == "key" ? "md, json, jsonl, html or tex" : "md, json, html or tex")
+          ->default_str("md");
+    sub->add_option("-o,--output", options.output, "Write to this file (or folder, with --roster) instead of standard output");
+    sub->add_option("--roster", options.roster, "Class roster (CSV with a student column): one output per student");
+    sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)");
+    if (name != "template") {
+      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")->default_str("default");
+      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")->default_str("normal");
+    }
   }
   try {
     app.parse(argc, argv);

@@ -1,0 +1,73 @@
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "answer_reader.h"
+#include "attnmark/error.h"
+#include "attnmark/rubric_loader.h"
+#include "commands.h"
+#include "file_io.h"
+#include "marking.h"
+#include "reports.h"
+
+namespace attnmark {
+
+int run_mark(const Options& options, std::ostream&, std::ostream& err) {
+  if (options.rubrics.size() != 1) throw Error("mark: expected one rubric file");
+  if (options.inputs.empty()) throw Error("mark: expected answer files, folders or sheets to mark");
+  if (options.out_dir.empty()) throw Error("mark: --out DIR is required");
+  const Rubric rubric = load_rubric_file(options.rubrics[0]);
+  SeedChoice seed;
+  if (options.seed) seed.given = parse_seed(*options.seed);
+  else seed.given = rubric.seed;
+  const std::vector<GradedSubmission> rows = mark_inputs(rubric, seed, options.inputs, err);
+  write_reports(rubric, rows, options.out_dir, options.force);
+  std::map<std::string, int> counts;
+  for (const GradedSubmission& g : rows) ++counts[g.status];
+  std::string tally;
+  for (const auto& [status, n] : counts) tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, status);
+  err << fmt::format("attnmark: marked {} submission{} ({}); reports in {}/: gradebook.csv, summary.md, feedback/\n",
+                     rows.size(), rows.size() == 1 ? "" : "s", tally, options.out_dir);
+  return 0;
+}
+
+namespace {
+
+// The rubric for a self-check: as given, else the one named in the answer
+// file, looked for beside the file and in ./rubrics/.
+Rubric rubric_for_check(const Options& options, const Submission& s) {
+  if (!options.rubrics.empty()) return load_rubric_file(options.rubrics[0]);
+  if (s.rubric.empty() || s.rubric.find_first_of("/\\") != std::string::npos)
+    throw Error(options.answers, 0, 0, "names no rubric; give the rubric file: attnmark check RUBRIC --answers FILE");
+  const std::filesystem::path beside = std::filesystem::path(options.answers).parent_path() / (s.rubric + ".yaml");
+  for (const std::filesystem::path& p : {beside, std::filesystem::path("rubrics") / (s.rubric + ".yaml")}) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(p, ec)) return load_rubric_file(p.string());
+  }
+  throw Error(options.answers, 0, 0,
+              fmt::format("is for rubric '{}', but no {}.yaml is beside it or in rubrics/; give the rubric file", s.rubric, s.rubric));
+}
+
+}  // namespace
+
+int run_check(const Options& options, std::ostream& out, std::ostream&) {
+  if (options.answers.empty()) throw Error("check: --answers FILE is required");
+  if (options.rubrics.size() > 1) throw Error("check: expected at most one rubric file");
+  const ReadLimits limits;
+  const Submission s = read_answer_file(read_file(options.answers, limits.max_file_bytes), options.answers, limits);
+  if (!s.unreadable.empty()) throw Error(options.answers, 0, 0, s.unreadable);
+  const Rubric rubric = rubric_for_check(options, s);
+  SeedChoice seed;
+  seed.given = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : s.seed ? s.seed : rubric.seed;
+  if (!seed.given) throw Error(options.answers, 0, 0, "records no seed; give --seed (from your worksheet)");
+  std::ostringstream ignored;
+  std::vector<GradedSubmission> rows = mark_inputs(rubric, seed, {options.answers}, ignored);
+  const GradedSubmission& g = rows.at(0);
+  if (!g.marked) throw Error(options.answers, 0, 0, g.reason);
+  out << check_table(rubric, g, options.reveal);
+  return g.marked->score >= g.marked->max_score - 1e-9 ? 0 : 1;
+}
+
+}  // namespace attnmark
