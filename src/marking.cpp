@@ -185,7 +185,9 @@ void write_reports(const Rubric& rubric, const std::vector<GradedSubmission>& ro
     write_file((root / "feedback" / (g.file_stem + ".json")).string(), feedback_json(g));
     write_file((root / "feedback" / (g.file_stem + ".md")).string(), feedback_markdown(rubric, g, rubric.reveal_in_feedback));
   }
-  write_file((root / "summary.md").string(), summary_markdown(rubric, rows));
+  ClassSummary summary(rubric);
+  for (const GradedSubmission& g : rows) summary.add(g);
+  write_file((root / "summary.md").string(), summary_markdown(rubric, summary));
   // The gradebook last: its presence means the run finished.
   write_file((root / "gradebook.csv").string(), gradebook_csv(rubric, rows));
 }

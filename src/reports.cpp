@@ -51,13 +51,6 @@ const char* part_heading(Part p) {
   return "?";
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double max_score(const Rubric& rubric) {
   double total = 0;
   for (const QuestionSpec& q : rubric.questions)
@@ -67,6 +60,42 @@ double max_score(const Rubric& rubric) {
 
 }  // namespace
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0 : sum / static_cast<double>(values.size());
+}
+
+ClassSummary::ClassSummary(const Rubric& rubric) : max_score_(attnmark::max_score(rubric)) {
+  for (const QuestionSpec& q : rubric.questions) parts_.emplace_back(q.ask.size());
+}
+
+void ClassSummary::add(const GradedSubmission& g) {
+  rows_.push_back(Row{g.source, g.student, g.status, g.reason, g.file_stem,
+                      g.marked ? std::optional<double>(g.marked->score) : std::nullopt});
+  if (!g.marked || g.status == "duplicate") return;
+  scores_.push_back(g.marked->score);
+  std::vector<std::string> seen;
+  for (std::size_t qi = 0; qi < g.marked->questions.size(); ++qi)
+    for (std::size_t pi = 0; pi < g.marked->questions[qi].parts.size(); ++pi) {
+      const PartResult& p = g.marked->questions[qi].parts[pi];
+      PartStats& stats = parts_[qi][pi];
+      ++stats.marked;
+      stats.total += p.score;
+      stats.full += p.score >= p.max_score - 1e-9;
+      for (const std::string& d : p.diagnoses)
+        if (std::find(seen.begin(), seen.end(), d) == seen.end()) seen.push_back(d);
+    }
+  for (const std::string& d : seen) ++mistakes_[d];
+}
+
 std::string score_text(double score) {
   std::string text = format_fixed(score, 2);
   while (text.back() == '0') text.pop_back();
@@ -74,18 +103,23 @@ std::string score_text(double score) {
   return text;
 }
 
-std::string gradebook_csv(const Rubric& rubric, const std::vector<GradedSubmission>& rows) {
+std::string gradebook_header(const Rubric& rubric) {
   std::string out = "student,variant,status,score,max_score";
   for (const QuestionSpec& q : rubric.questions) out += "," + csv_field(q.id);
-  out += ",source,reason\r\n";
-  const double max = max_score(rubric);
-  for (const GradedSubmission& g : rows) {
-    out += csv_text_field(g.student) + "," + csv_text_field(g.variant) + "," + g.status + ",";
-    out += (g.marked ? score_text(g.marked->score) : std::string()) + "," + score_text(max);
-    for (std::size_t i = 0; i < rubric.questions.size(); ++i)
-      out += "," + (g.marked ? score_text(g.marked->questions[i].score) : std::string());
-    out += "," + csv_text_field(g.source) + "," + csv_text_field(g.reason) + "\r\n";
-  }
+  return out + ",source,reason\r\n";
+}
+
+std::string gradebook_row(const Rubric& rubric, const GradedSubmission& g) {
+  std::string out = csv_text_field(g.student) + "," + csv_text_field(g.variant) + "," + g.status + ",";
+  out += (g.marked ? score_text(g.marked->score) : std::string()) + "," + score_text(max_score(rubric));
+  for (std::size_t i = 0; i < rubric.questions.size(); ++i)
+    out += "," + (g.marked ? score_text(g.marked->questions[i].score) : std::string());
+  return out + "," + csv_text_field(g.source) + "," + csv_text_field(g.reason) + "\r\n";
+}
+
+std::string gradebook_csv(const Rubric& rubric, const std::vector<GradedSubmission>& rows) {
+  std::string out = gradebook_header(rubric);
+  for (const GradedSubmission& g : rows) out += gradebook_row(rubric, g);
   return out;
 }
 
@@ -152,16 +186,13 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, b
   return out;
 }
 
-std::string summary_markdown(const Rubric& rubric, const std::vector<GradedSubmission>& rows) {
+std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary) {
   std::string out = fmt::format("# Class summary: {}\n\n", md(rubric.title.empty() ? rubric.name : rubric.title));
   std::map<std::string, int> statuses;
-  std::vector<double> scores;
-  const double max = max_score(rubric);
-  for (const GradedSubmission& g : rows) {
-    ++statuses[g.status];
-    if (g.marked && g.status != "duplicate") scores.push_back(g.marked->score);
-  }
-  out += fmt::format("{} submissions: ", rows.size());
+  for (const ClassSummary::Row& r : summary.rows()) ++statuses[r.status];
+  const std::vector<double>& scores = summary.scores();
+  const double max = summary.max_score();
+  out += fmt::format("{} submission{}: ", summary.rows().size(), summary.rows().size() == 1 ? "" : "s");
   bool first = true;
   for (const auto& [status, n] : statuses) {
     out += fmt::format("{}{} {}", first ? "" : ", ", n, status);
@@ -169,10 +200,8 @@ std::string summary_markdown(const Rubric& rubric, const std::vector<GradedSubmi
   }
   out += ".\n\n";
   if (!scores.empty()) {
-    double sum = 0;
-    for (double s : scores) sum += s;
     out += fmt::format("Marked: {} · Mean: {} / {} · Median: {} · Lowest: {} · Highest: {}\n\n", scores.size(),
-                       score_text(sum / static_cast<double>(scores.size())), score_text(max), score_text(median(scores)),
+                       score_text(mean(scores)), score_text(max), score_text(median(scores)),
                        score_text(*std::min_element(scores.begin(), scores.end())),
                        score_text(*std::max_element(scores.begin(), scores.end())));
     out += "## Distribution\n\n| Score | Students | |\n|---|---|---|\n";
@@ -184,51 +213,34 @@ std::string summary_markdown(const Rubric& rubric, const std::vector<GradedSubmi
         n += b == bin;
       }
       out += fmt::format("| {}–{}% | {} | {} |\n", 10 * bin, bin == 9 ? 100 : 10 * bin + 9, n,
-                         std::string(static_cast<std::size_t>(n), '#'));
+                         std::string(static_cast<std::size_t>(std::min(n, 60)), '#'));
     }
     out += "\n## Parts\n\n| Question | Part | Full marks | Mean |\n|---|---|---|---|\n";
     for (std::size_t qi = 0; qi < rubric.questions.size(); ++qi) {
       const QuestionSpec& q = rubric.questions[qi];
       for (std::size_t pi = 0; pi < q.ask.size(); ++pi) {
-        int full = 0, n = 0;
-        double total = 0;
-        for (const GradedSubmission& g : rows) {
-          if (!g.marked || g.status == "duplicate") continue;
-          const PartResult& p = g.marked->questions[qi].parts[pi];
-          ++n;
-          total += p.score;
-          full += p.score >= p.max_score - 1e-9;
-        }
-        out += fmt::format("| {} | {} | {}% | {} / {} |\n", q.id, part_heading(q.ask[pi]), n ? 100 * full / n : 0,
-                           score_text(n ? total / n : 0), score_text(q.marking.at(q.ask[pi]).marks));
+        const ClassSummary::PartStats& p = summary.part(qi, pi);
+        out += fmt::format("| {} | {} | {}% | {} / {} |\n", q.id, part_heading(q.ask[pi]),
+                           p.marked ? 100 * p.full / p.marked : 0, score_text(p.marked ? p.total / p.marked : 0),
+                           score_text(q.marking.at(q.ask[pi]).marks));
       }
     }
     out += "\n## Mistakes\n\n";
-    std::map<std::string, int> students_with;
-    for (const GradedSubmission& g : rows) {
-      if (!g.marked || g.status == "duplicate") continue;
-      std::vector<std::string> seen;
-      for (const QuestionResult& q : g.marked->questions)
-        for (const PartResult& p : q.parts)
-          for (const std::string& d : p.diagnoses)
-            if (std::find(seen.begin(), seen.end(), d) == seen.end()) seen.push_back(d);
-      for (const std::string& d : seen) ++students_with[d];
-    }
-    if (students_with.empty()) out += "No typical mistakes found.\n\n";
+    if (summary.mistakes().empty()) out += "No typical mistakes found.\n\n";
     else out += "| Mistake | Students | What it means |\n|---|---|---|\n";
     for (const Mistake& m : mistakes()) {
-      auto it = students_with.find(std::string(m.code));
-      if (it != students_with.end()) out += fmt::format("| `{}` | {} | {} |\n", m.code, it->second, m.explanation);
+      auto it = summary.mistakes().find(std::string(m.code));
+      if (it != summary.mistakes().end()) out += fmt::format("| `{}` | {} | {} |\n", m.code, it->second, m.explanation);
     }
     out += "\n";
   }
   out += "## Problem submissions\n\n";
   bool any = false;
-  for (const GradedSubmission& g : rows) {
-    if (g.status == "graded") continue;
+  for (const ClassSummary::Row& r : summary.rows()) {
+    if (r.status == "graded") continue;
     if (!any) out += "| Source | Student | Status | Reason |\n|---|---|---|---|\n";
     any = true;
-    out += fmt::format("| {} | {} | {} | {} |\n", md(g.source), md(g.student), g.status, md(g.reason));
+    out += fmt::format("| {} | {} | {} | {} |\n", md(r.source), md(r.student), r.status, md(r.reason));
   }
   if (!any) out += "None: every submission was marked.\n";
   return out;

@@ -1,6 +1,7 @@
 // reports.h: what `mark` and `check` write: gradebook, feedback, summary, terminal table.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,41 @@ struct GradedSubmission {
   std::string file_stem;         // safe, unique name for its feedback files
 };
 
+// Everything the class summary needs, gathered one submission at a time,
+// so a large class never has to be held in memory whole.
+class ClassSummary {
+ public:
+  // One submission as the summary lists it.
+  struct Row {
+    std::string source, student, status, reason, file_stem;
+    std::optional<double> score;
+  };
+  // How a class did on one part.
+  struct PartStats {
+    int marked = 0;
+    int full = 0;
+    double total = 0;
+  };
+
+  explicit ClassSummary(const Rubric& rubric);
+  // REQUIRES: graded was marked against `rubric`'s questions (when marked).
+  void add(const GradedSubmission& graded);
+
+  const std::vector<Row>& rows() const { return rows_; }
+  const std::vector<double>& scores() const { return scores_; }  // marked, not duplicates
+  const PartStats& part(std::size_t question, std::size_t part) const { return parts_[question][part]; }
+  // Number of students with each mistake code.
+  const std::map<std::string, int>& mistakes() const { return mistakes_; }
+  double max_score() const { return max_score_; }
+
+ private:
+  std::vector<Row> rows_;
+  std::vector<double> scores_;
+  std::vector<std::vector<PartStats>> parts_;
+  std::map<std::string, int> mistakes_;
+  double max_score_ = 0;
+};
+
 // gradebook.csv: a row per submission, every input exactly once.
 std::string gradebook_csv(const Rubric& rubric, const std::vector<GradedSubmission>& rows);
 
@@ -32,7 +68,15 @@ std::string feedback_json(const GradedSubmission& graded);
 std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& graded, bool reveal);
 
 // summary.md: class statistics, per-part success, mistakes, problem submissions.
-std::string summary_markdown(const Rubric& rubric, const std::vector<GradedSubmission>& rows);
+std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
+
+// The gradebook's header line, and one submission's line (CRLF-terminated).
+std::string gradebook_header(const Rubric& rubric);
+std::string gradebook_row(const Rubric& rubric, const GradedSubmission& graded);
+
+// Mean and median of the marked scores (0 when none).
+double mean(const std::vector<double>& values);
+double median(std::vector<double> values);
 
 // The self-check table for a terminal. Reference answers only with `reveal`.
 std::string check_table(const Rubric& rubric, const GradedSubmission& graded, bool reveal);
