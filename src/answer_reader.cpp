@@ -14,6 +14,7 @@
 #include "attnmark/rubric.h"
 #include "attnmark/variant.h"
 #include "csv.h"
+#include "safe_text.h"
 #include "yaml_tree.h"
 
 namespace attnmark {
@@ -33,33 +34,11 @@ struct Unreadable {
   std::string message;
 };
 
-// Text safe to show on one line: control bytes escaped, cut to at most
-// max_bytes (at a UTF-8 character boundary) with "..." after a cut.
-std::string printable(std::string_view text, std::size_t max_bytes) {
-  std::string out;
-  std::size_t i = 0;
-  for (; i < text.size() && out.size() < max_bytes; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7F) {
-      constexpr char hex[] = "0123456789ABCDEF";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else out += static_cast<char>(c);
-  }
-  if (i == text.size()) return out;
-  // Do not end inside a multi-byte character.
-  while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) {
-    out.pop_back();
-    --i;
-  }
-  return out + "...";
-}
-
 std::string in_quotes(std::string_view text) { return "'" + printable(text, max_quoted_bytes) + "'"; }
+
+// A question or part name in a note, unquoted as the notes name them
+// ("q1.scores row 2 ..."), but on one line and short whatever was written.
+std::string shown(std::string_view name) { return printable(name, max_quoted_bytes); }
 
 std::string with_place(int line, int column, const std::string& message) {
   std::string out;
@@ -86,64 +65,12 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// The offset of the first byte that does not start a well-formed UTF-8
-// character (no overlongs, surrogates or code points above U+10FFFF), or npos.
-std::size_t first_invalid_utf8(std::string_view t) {
-  std::size_t i = 0;
-  while (i < t.size()) {
-    const unsigned char c = static_cast<unsigned char>(t[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t more = 0;  // continuation bytes
-    unsigned char low = 0x80, high = 0xBF;  // range of the first continuation byte
-    if (c >= 0xC2 && c <= 0xDF) more = 1;
-    else if (c == 0xE0) more = 2, low = 0xA0;
-    else if (c == 0xED) more = 2, high = 0x9F;
-    else if (c >= 0xE1 && c <= 0xEF) more = 2;
-    else if (c == 0xF0) more = 3, low = 0x90;
-    else if (c == 0xF4) more = 3, high = 0x8F;
-    else if (c >= 0xF1 && c <= 0xF3) more = 3;
-    else return i;
-    if (t.size() - i <= more) return i;
-    for (std::size_t k = 1; k <= more; ++k) {
-      const unsigned char d = static_cast<unsigned char>(t[i + k]);
-      if (d < (k == 1 ? low : 0x80) || d > (k == 1 ? high : 0xBF)) return i;
-    }
-    i += more + 1;
-  }
-  return std::string_view::npos;
-}
-
-// The 1-based line of byte `at`, counting CRLF, LF and a lone CR as breaks.
-int line_of(std::string_view t, std::size_t at) {
-  int line = 1;
-  for (std::size_t i = 0; i < at; ++i)
-    if (t[i] == '\n' || (t[i] == '\r' && (i + 1 >= t.size() || t[i + 1] != '\n'))) ++line;
-  return line;
-}
-
 // The 1-based line and column (in bytes) of byte `at`.
 std::pair<int, int> place_of(std::string_view t, std::size_t at) {
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < at; ++i)
     if (t[i] == '\n' || t[i] == '\r') line_start = i + 1;
   return {line_of(t, at), static_cast<int>(std::min<std::size_t>(at - line_start + 1, INT_MAX))};
-}
-
-// Why text cannot be read as UTF-8 text, or "" when it can. Checked before
-// any parser sees the bytes, so parsers and JSON writers only meet UTF-8.
-std::string encoding_problem(std::string_view text) {
-  if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"))
-    return "UTF-16 text; save the file as UTF-8";  // before NUL: UTF-16 is full of them
-  if (text.find('\0') != std::string_view::npos) return "binary file (contains NUL bytes)";
-  const std::size_t bad = first_invalid_utf8(text);
-  if (bad == std::string_view::npos) return {};
-  constexpr char hex[] = "0123456789ABCDEF";
-  const unsigned char c = static_cast<unsigned char>(text[bad]);
-  return std::string("not UTF-8 text (byte 0x") + hex[c >> 4] + hex[c & 15] + " at line " +
-         std::to_string(line_of(text, bad)) + "); save the file as UTF-8";
 }
 
 // ---- Fields shared by answer files and sheet rows ----
@@ -236,13 +163,13 @@ class SubmissionReader {
         continue;
       }
       if (!question.is_map()) {
-        s_.notes.push_back(q + ": expected a map of parts (scores:, weights:, ...); got " +
+        s_.notes.push_back(shown(q) + ": expected a map of parts (scores:, weights:, ...); got " +
                            describe(question) + "; ignored");
         continue;
       }
       auto& parts = s_.answers[q];
       for (const auto& [pkey, value] : question.entries)
-        parts[pkey.text] = part(value, q + "." + pkey.text);
+        parts[pkey.text] = part(value, shown(q) + "." + shown(pkey.text));
     }
   }
 
@@ -506,6 +433,7 @@ struct SheetLayout {
   std::size_t student = 0;
   std::optional<std::size_t> seed, variant, rubric;
   std::vector<CellColumn> cells;
+  std::size_t cells_per_row = 0;  // answer cells each row makes (the parts' rectangles)
   // question → part → (rows, columns) of the part's rectangle.
   std::map<std::string, std::map<std::string, std::pair<std::size_t, std::size_t>>> shapes;
 };
@@ -529,7 +457,7 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
     const ColumnKind kind = classify(name, limits.max_cells, cell);
     if (kind == ColumnKind::unknown ||
         (kind == ColumnKind::cell && !seen.emplace(cell.question, cell.part, cell.row, cell.col).second)) {
-      info.unknown_columns.emplace_back(name);
+      info.unknown_columns.push_back(printable(name, 100));
       continue;
     }
     if (kind != ColumnKind::cell) continue;
@@ -545,6 +473,7 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
                       " answer cells per student");
     layout.cells.push_back(std::move(cell));
   }
+  layout.cells_per_row = cells;
   if (!student) {
     std::string names;
     constexpr std::size_t shown = 20;
@@ -625,27 +554,38 @@ SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadL
                      const std::function<void(Submission&&)>& each) {
   if (std::string problem = encoding_problem(text); !problem.empty())
     throw Error(file, 0, 0, std::move(problem));
+  if (text.size() > limits.max_sheet_bytes)
+    throw Error(file, 0, 0,
+                "file is " + std::to_string(text.size()) + " bytes; the limit for a sheet is " +
+                    std::to_string(limits.max_sheet_bytes));
   CsvRecord record;
-  // First pass: the whole sheet must be well-formed CSV of bounded size
+  SheetInfo info;
+  // First pass: the whole sheet must be well-formed CSV within the caps
   // before any row is handed out, so a caller never acts on half a sheet.
   {
     CsvReader reader(text, file);
-    std::size_t rows = 0;
-    bool header = false;
-    while (reader.next(record)) {
-      if (!header) {
-        header = true;
-      } else if (++rows > limits.max_sheet_rows) {
-        throw Error(file, record.line, 0,
-                    "more than " + std::to_string(limits.max_sheet_rows) + " rows");
-      }
-    }
-    if (!header)
+    if (!reader.next(record))
       throw Error(file, 0, 0, "the sheet is empty; expected a header row with a 'student' column");
+    const SheetLayout layout = read_header(record, file, limits, info);
+    std::size_t rows = 0;
+    while (reader.next(record)) {
+      if (all_blank(record)) continue;
+      if (++rows > limits.max_sheet_rows)
+        throw Error(file, record.line, 0,
+                    "more than " + std::to_string(limits.max_sheet_rows) +
+                        " rows of answers; split the sheet into smaller ones");
+      // rows * cells_per_row cannot overflow: rows <= max_sheet_rows and
+      // cells_per_row <= max_cells, both far below 2^32.
+      if (rows * layout.cells_per_row > limits.max_sheet_cells)
+        throw Error(file, record.line, 0,
+                    "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
+                        std::to_string(rows) + " rows of " + std::to_string(layout.cells_per_row) +
+                        "); split the sheet into smaller ones");
+    }
   }
+  info.unknown_columns.clear();  // the second read of the header finds them again
   CsvReader reader(text, file);
   reader.next(record);
-  SheetInfo info;
   const SheetLayout layout = read_header(record, file, limits, info);
   while (reader.next(record)) {
     if (all_blank(record)) continue;  // spreadsheets export trailing ",,,," rows

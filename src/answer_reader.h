@@ -20,11 +20,14 @@
 
 namespace attnmark {
 
-// Bounds on untrusted submissions.
+// Bounds on untrusted submissions. Each broken bound has its own message
+// (below); docs/safety.md lists them for teachers.
 struct ReadLimits {
-  std::size_t max_file_bytes = 1 << 20;  // 1 MiB per answer file
-  std::size_t max_cells = 10000;         // cells per submission
-  std::size_t max_sheet_rows = 1'000'000;
+  std::size_t max_file_bytes = 1 << 20;        // per answer file: 1 MiB
+  std::size_t max_sheet_bytes = 16 << 20;      // per sheet: 16 MiB
+  std::size_t max_cells = 10000;               // answer cells per submission (file or row)
+  std::size_t max_sheet_rows = 10000;          // data rows per sheet
+  std::size_t max_sheet_cells = 1'000'000;     // answer cells per sheet, all rows together
 };
 
 // Reads an answer file: JSON when the text starts with '{' (after an optional
@@ -42,7 +45,9 @@ struct ReadLimits {
 //
 // Unreadable, with these exact reasons (line/column prefixes where known):
 //   "binary file (contains NUL bytes)"
-//   "UTF-16 text; save the file as UTF-8"
+//   "UTF-16 text; save the file as UTF-8"   (a byte-order mark, or NULs in
+//                                            every other byte without one)
+//   "UTF-32 text; save the file as UTF-8"
 //   "not UTF-8 text (byte 0xE9 at line 3); save the file as UTF-8"
 //   "file is N bytes; the limit is M"
 //   "more than M answer cells"
@@ -81,10 +86,16 @@ struct SheetInfo {
 //
 // Throws attnmark::Error, before calling `each` at all, for a sheet that
 // cannot be read: a binary, UTF-16 or non-UTF-8 file (messages as above),
-// malformed CSV, no header ("the sheet is empty; expected a header row with a
+// "file is N bytes; the limit for a sheet is M" (max_sheet_bytes), malformed
+// CSV (csv.h), no header ("the sheet is empty; expected a header row with a
 // 'student' column"), no student column ("no 'student' column in the header;
-// columns are: a, b, c"), cell columns making more than max_cells cells, or
-// more than max_sheet_rows data rows. Exceptions thrown by `each` pass through.
+// columns are: a, b, c"), "the header's cell columns make more than M answer
+// cells per student" (max_cells), "more than M rows of answers; split the
+// sheet into smaller ones" (max_sheet_rows, counting rows that are not all
+// blank), or "more than M answer cells (R rows of C); split the sheet into
+// smaller ones" (max_sheet_cells). Exceptions thrown by `each` pass through.
+// Notes and unknown column names are one printable line (control bytes
+// escaped), whatever the sheet holds.
 SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
                      const std::function<void(Submission&&)>& each);
 

@@ -11,6 +11,9 @@ namespace attnmark {
 namespace {
 
 constexpr std::size_t max_field_bytes = std::size_t(1) << 20;  // 1 MiB
+// Fields in one record: a line of commas must not become millions of
+// strings (a 16 MiB line of commas would take half a GiB).
+constexpr std::size_t max_fields = 20000;
 // Longer lines are not copied into an error for the caret.
 constexpr std::size_t max_source_line_bytes = 200;
 constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
@@ -50,6 +53,9 @@ bool CsvReader::next(CsvRecord& record) {
   record.line = line_;
   std::size_t count = 0;
   for (;;) {
+    if (count == max_fields)
+      fail(line_, line_start_, pos_,
+           "more than " + std::to_string(max_fields) + " fields in one row");
     if (count == record.fields.size()) record.fields.emplace_back();
     read_field(record.fields[count++]);
     if (pos_ < text_.size() && text_[pos_] == ',') {
@@ -143,9 +149,14 @@ std::string csv_field(std::string_view text) {
 
 std::string csv_text_field(std::string_view text) {
   constexpr std::string_view formula_starts = "=+-@\t\r";
+  // Full-width = + - @ (U+FF1D, U+FF0B, U+FF0D, U+FF20): some spreadsheets
+  // fold them to ASCII when a cell is typed or imported.
+  constexpr std::string_view wide_starts[] = {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D",
+                                              "\xEF\xBC\xA0"};
   bool runs_as_formula = !text.empty() &&
                          formula_starts.find(text.front()) != std::string_view::npos &&
                          !is_plain_number(text);
+  for (std::string_view wide : wide_starts) runs_as_formula = runs_as_formula || text.starts_with(wide);
   return runs_as_formula ? csv_field("'" + std::string(text)) : csv_field(text);
 }
 

@@ -20,6 +20,7 @@
 //   "text after a closing quote; write a '\"' inside a quoted field as '\"\"'"
 //                                                   at the first such byte
 //   "field longer than 1 MiB"                       at the field's start
+//   "more than 20000 fields in one row"             at the 20001st field
 // Lines are 1-based and count every line break, including those inside
 // quoted fields; columns are 1-based byte offsets in the line, not counting
 // the BOM.
@@ -74,8 +75,8 @@ std::string csv_field(std::string_view text);
 
 // A field for text taken from a user (name, id, answer text): like
 // csv_field, but a value a spreadsheet would run as a formula (starting with
-// '=', '+', '-', '@', tab or carriage return) is prefixed with a single quote
-// ' — unless the whole text is a plain number (e.g. "-0.5", "+2", "1e-3"),
+// '=', '+', '-', '@', tab or carriage return, or a full-width ＝ ＋ － ＠)
+// is prefixed with a single quote ' — unless the whole text is a plain number (e.g. "-0.5", "+2", "1e-3"),
 // which stays as it is. A plain number is an ASCII sign, digits with at most
 // one '.', and an optional exponent; anything else starting with '-' (even a
 // lone "-" or "-1/4") gets the quote.

@@ -1,28 +1,71 @@
 #include "file_io.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "attnmark/error.h"
 
 namespace attnmark {
+namespace {
+
+// Closes a POSIX file descriptor when it goes out of scope.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  // Closes now, reporting failure (a delayed write error shows here).
+  bool close() {
+    const int fd = fd_;
+    fd_ = -1;
+    return ::close(fd) == 0;
+  }
+
+ private:
+  int fd_;
+};
+
+std::string size_message(std::uintmax_t size, std::size_t max_bytes) {
+  return "file is " + std::to_string(size) + " bytes; the limit is " + std::to_string(max_bytes);
+}
+
+}  // namespace
 
 std::string read_file(const std::string& path, std::size_t max_bytes) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw Error(path, 0, 0, "is a folder, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::string bytes;
-  char buffer[65536];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (bytes.size() > max_bytes)
-      throw Error(path, 0, 0, "file is larger than the limit of " + std::to_string(max_bytes) + " bytes");
+  // O_NONBLOCK: opening a named pipe must not wait for a writer; it is
+  // refused below as not a regular file.
+  Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) {
+    if (errno == EISDIR) throw Error(path, 0, 0, "is a folder, not a file");
+    throw Error(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
   }
-  if (in.bad()) throw Error(path, 0, 0, "read failed");
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) throw Error(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  if (S_ISDIR(info.st_mode)) throw Error(path, 0, 0, "is a folder, not a file");
+  if (!S_ISREG(info.st_mode)) throw Error(path, 0, 0, "is not a regular file (a pipe, socket or device)");
+  if (static_cast<std::uintmax_t>(info.st_size) > max_bytes)
+    throw Error(path, 0, 0, size_message(static_cast<std::uintmax_t>(info.st_size), max_bytes));
+  std::string bytes;
+  bytes.reserve(static_cast<std::size_t>(info.st_size));
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw Error(path, 0, 0, std::string("read failed: ") + std::strerror(errno));
+    if (got == 0) break;
+    bytes.append(buffer, static_cast<std::size_t>(got));
+    // The file grew while it was read: stop at the cap all the same.
+    if (bytes.size() > max_bytes) throw Error(path, 0, 0, size_message(bytes.size(), max_bytes) + " (or more)");
+  }
   return bytes;
 }
 
@@ -32,20 +75,33 @@ void write_file(const std::string& path, const std::string& bytes) {
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   if (ec) throw Error(path, 0, 0, "cannot create folder: " + ec.message());
-  const std::string temporary = path + ".tmp-attnmark";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(path, 0, 0, std::string("cannot write: ") + std::strerror(errno));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      fs::remove(temporary, ec);
-      throw Error(path, 0, 0, "write failed (disk full?)");
-    }
+  // A name of this process and call alone, created fresh (O_EXCL) and never
+  // through a symbolic link planted there (O_NOFOLLOW).
+  static std::atomic<unsigned> counter{0};
+  const std::string temporary =
+      path + ".tmp-attnmark-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (fd.get() < 0) throw Error(path, 0, 0, std::string("cannot write: ") + std::strerror(errno));
+  auto give_up = [&](const std::string& why) {
+    const int saved = errno;
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return Error(path, 0, 0, why + (saved ? std::string(": ") + std::strerror(saved) : std::string()));
+  };
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t wrote = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) throw give_up("write failed");
+    done += static_cast<std::size_t>(wrote);
   }
+  // On disk before the rename, so a crash leaves the old file or the new
+  // one, never an empty one.
+  if (::fsync(fd.get()) != 0 || !fd.close()) throw give_up("write failed");
   fs::rename(temporary, target, ec);
   if (ec) {
-    fs::remove(temporary, ec);
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
     throw Error(path, 0, 0, "cannot rename into place: " + ec.message());
   }
 }

@@ -8,6 +8,7 @@
 
 #include "attnmark/error.h"
 #include "file_io.h"
+#include "safe_text.h"
 #include "yaml_tree.h"
 
 namespace attnmark {
@@ -17,6 +18,10 @@ constexpr int max_tokens = 16;
 constexpr int max_dimension = 16;
 constexpr int max_grid_decimals = 6;
 constexpr std::int64_t max_grid_points = 1'000'000;
+// A rubric file is read whole; larger ones are refused before parsing.
+constexpr std::size_t max_rubric_bytes = std::size_t(1) << 20;
+// Longer messages (a long misspelt key quoted back) are cut.
+constexpr std::size_t max_message_bytes = 1000;
 
 // Edit distance, for "did you mean" on a misspelt key or word.
 std::size_t distance(std::string_view a, std::string_view b) {
@@ -102,8 +107,9 @@ class Loader {
   }
 
  private:
+  // Messages quote what the rubric says; escaped, so one stays one line.
   [[noreturn]] void fail(const YamlNode& at, const std::string& message) const {
-    throw Error(file_, at.line, at.column, message, source_line(text_, at.line));
+    throw Error(file_, at.line, at.column, printable(message, max_message_bytes), source_line(text_, at.line));
   }
   SourcePlace place(const YamlNode& at) const { return {file_, at.line, at.column}; }
 
@@ -564,7 +570,7 @@ Rubric load_rubric(std::string_view text, const std::string& file_name) {
 }
 
 Rubric load_rubric_file(const std::string& path) {
-  return load_rubric(read_file(path, 1 << 20), path);
+  return load_rubric(read_file(path, max_rubric_bytes), path);
 }
 
 }  // namespace attnmark

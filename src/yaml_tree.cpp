@@ -3,14 +3,19 @@
 #include <memory>
 #include <unordered_map>
 #include <sstream>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
 #include "attnmark/error.h"
+#include "safe_text.h"
 
 namespace attnmark {
 namespace {
+
+// A longer source line is not copied into an error for the caret.
+constexpr std::size_t max_source_line_bytes = 200;
 
 // A place-carrying failure raised inside the event handler.
 struct Stop {
@@ -83,7 +88,7 @@ class TreeBuilder : public YAML::EventHandler {
   }
   void check_tag(const YAML::Mark& mark, const std::string& tag) {
     if (tag != "?" && tag != "!" && !tag.empty())
-      throw Stop{mark.line + 1, mark.column + 1, "tags like '" + tag + "' are not allowed"};
+      throw Stop{mark.line + 1, mark.column + 1, "tags like " + quoted_printable(tag) + " are not allowed"};
   }
   void open(YamlNode::Kind kind, const YAML::Mark& mark, const std::string& tag,
             YAML::anchor_t anchor) {
@@ -114,7 +119,8 @@ class TreeBuilder : public YAML::EventHandler {
       const auto [first, added] = top.lines.emplace(n.text, n.line);
       if (!added)
         throw Stop{n.line, n.column,
-                   "duplicate key '" + n.text + "' (first given at line " + std::to_string(first->second) + ")"};
+                   "duplicate key " + quoted_printable(n.text) + " (first given at line " +
+                       std::to_string(first->second) + ")"};
       top.key = std::make_unique<YamlNode>(std::move(n));
     } else {
       // yaml-cpp places an empty value at the next token (often the next
@@ -153,17 +159,27 @@ std::string source_line(std::string_view text, int line) {
   std::size_t end = text.find('\n', start);
   if (end == std::string_view::npos) end = text.size();
   if (end > start && text[end - 1] == '\r') --end;
-  return std::string(text.substr(start, end - start));
+  if (end - start > max_source_line_bytes) return {};
+  std::string out(text.substr(start, end - start));
+  // One for one, so a caret under a column still lines up; tabs stay.
+  for (char& c : out)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F) c = '?';
+  return out;
 }
 
 YamlNode parse_yaml(std::string_view text, const std::string& file, const YamlLimits& limits) {
   auto fail = [&](int line, int column, const std::string& message) -> Error {
     return Error(file, line, column, message, source_line(text, line));
   };
+  // yaml-cpp would guess at UTF-16 and pass any bytes through; only UTF-8
+  // text gets to it, so every message and value below is valid UTF-8.
+  if (std::string problem = encoding_problem(text); !problem.empty())
+    throw Error(file, 0, 0, std::move(problem));
   if (text.size() > limits.max_bytes)
     throw Error(file, 0, 0,
                 "file is " + std::to_string(text.size()) + " bytes; the limit is " +
                     std::to_string(limits.max_bytes));
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // columns do not count a BOM
   std::istringstream in{std::string(text)};
   YAML::Parser parser(in);
   TreeBuilder builder(limits);
@@ -195,8 +211,13 @@ YamlNode parse_yaml(std::string_view text, const std::string& file, const YamlLi
     return root;
   } catch (const Stop& stop) {
     throw fail(stop.line, stop.column, stop.message);
+  } catch (const YAML::DeepRecursion& e) {
+    // Unreachable while max_depth is below yaml-cpp's own guard (2000), kept
+    // so a larger max_depth still gives the same message.
+    throw fail(e.mark.line + 1, e.mark.column + 1,
+               "nested deeper than " + std::to_string(limits.max_depth) + " levels");
   } catch (const YAML::Exception& e) {
-    throw fail(e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg);
+    throw fail(e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + printable(e.msg, 200));
   }
 }
 

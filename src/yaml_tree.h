@@ -53,10 +53,18 @@ struct YamlLimits {
 // Reads exactly one YAML document. Throws Error(file, line, column, message)
 // with the source line for a syntax error, a second document, an anchor or
 // alias, an explicit tag, a duplicate or non-scalar key, or a broken limit.
+// Checked before yaml-cpp sees a byte: the size ("file is N bytes; the limit
+// is M") and the encoding (safe_text.h's encoding_problem: UTF-16, UTF-32,
+// NUL bytes, not UTF-8), both without a place. A UTF-8 BOM is skipped.
+// The depth cap is met on the way down, before yaml-cpp recurses further, so
+// 100,000 '[' give "nested deeper than 64 levels", not a stack overflow.
+// Every message is one line: user text in it is escaped (safe_text.h).
 YamlNode parse_yaml(std::string_view text, const std::string& file,
                     const YamlLimits& limits = {});
 
-// The text of 1-based line `line` of `text` (without its line ending).
+// The text of 1-based line `line` of `text` (without its line ending), for a
+// caret under an error; control bytes other than tab shown as '?'. Empty
+// when there is no such line or it is longer than 200 bytes.
 std::string source_line(std::string_view text, int line);
 
 }  // namespace attnmark

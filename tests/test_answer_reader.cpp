@@ -491,7 +491,7 @@ TEST_CASE("sheet errors") {
   limits.max_sheet_rows = 2;
   CHECK(sheet("student\ns1\ns2\n", limits).rows.size() == 2);
   e = sheet_error("student\ns1\ns2\ns3\n", limits);
-  CHECK(e.message() == "more than 2 rows");
+  CHECK(e.message() == "more than 2 rows of answers; split the sheet into smaller ones");
   CHECK(e.line() == 4);
 
   limits = ReadLimits();
