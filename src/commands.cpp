@@ -1,7 +1,9 @@
 #include "commands.h"
 
 #include <charconv>
+#include <algorithm>
 #include <fmt/format.h>
+#include <thread>
 
 #include "attnmark/error.h"
 
@@ -25,6 +27,16 @@ std::uint64_t parse_seed(const std::string& text) {
   const auto [stop, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || text[0] < '0' || text[0] > '9' || ec != std::errc() || stop != end)
     throw Error(fmt::format("--seed: expected a whole number from 0 to 18446744073709551615; got '{}'", text));
+  return value;
+}
+
+unsigned parse_jobs(const std::optional<std::string>& text) {
+  if (!text) return std::max(1u, std::thread::hardware_concurrency());
+  unsigned value = 0;
+  const char* end = text->data() + text->size();
+  const auto [stop, ec] = std::from_chars(text->data(), end, value);
+  if (text->empty() || ec != std::errc() || stop != end || value < 1 || value > 256)
+    throw Error(fmt::format("--jobs: expected a whole number from 1 to 256; got '{}'", *text));
   return value;
 }
 

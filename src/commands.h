@@ -47,6 +47,9 @@ int run_validate(const Options& options, std::ostream& out, std::ostream& err);
 int run_mark(const Options& options, std::ostream& out, std::ostream& err);
 int run_check(const Options& options, std::ostream& out, std::ostream& err);
 
+// Parses --jobs strictly: 1 to 256; absent means every core.
+unsigned parse_jobs(const std::optional<std::string>& text);
+
 // Parses a seed strictly: decimal digits only, 0 to 2^64 − 1.
 // Throws Error ("--seed: ...") otherwise; "-1" is not silently 2^64 − 1.
 std::uint64_t parse_seed(const std::string& text);

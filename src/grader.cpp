@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 
 #include "attnmark/attention.h"
 #include "attnmark/diagnosis.h"
@@ -15,7 +16,12 @@ namespace {
 
 constexpr double tiny = 1e-9;  // slack for binary rounding of decimal answers
 
-double unit(int decimals) { return std::pow(10.0, -decimals); }
+// 10^-decimals, from a table: this runs for every cell of every student.
+double unit(int decimals) {
+  static const double powers[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8,
+                                  1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15};
+  return decimals >= 0 && decimals <= 15 ? powers[decimals] : std::pow(10.0, -decimals);
+}
 
 Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, atol, 0, 0}; }
 
@@ -32,30 +38,38 @@ Vector lesson_weights(const Vector& scores, int score_decimals) {
   return powers;
 }
 
-// Default tolerance of a weight: the asked window, widened by what the
-// lesson's own rounding of e^score moves it.
-Tolerance weight_tolerance(const QuestionVariant& q, const Vector& scores, std::size_t j) {
+// Default tolerances of a row of weights: the asked window, widened by what
+// the lesson's own rounding of e^score moves each weight.
+std::vector<Tolerance> weight_tolerances(const QuestionVariant& q, const Vector& scores) {
   const int dw = q.spec->decimals(Part::weights);
   const Vector exact = softmax_rows({scores})[0];
   const Vector lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
-  const double drift = std::fabs(lesson[j] - exact[j]);
-  return absolute(std::max(0.51 * unit(dw), drift + 0.5 * unit(dw)) + tiny);
+  std::vector<Tolerance> out;
+  for (std::size_t j = 0; j < scores.size(); ++j)
+    out.push_back(absolute(std::max(0.51 * unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * unit(dw)) + tiny));
+  return out;
 }
 
-// Default tolerance of an output entry: weights rounded as asked, each
+// Default tolerances of a row of the output: weights rounded as asked, each
 // product rounded as asked, the sum rounded as asked (the lesson's table).
-Tolerance output_tolerance(const QuestionVariant& q, const Vector& weights, const Matrix& values, std::size_t c) {
+std::vector<Tolerance> output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values) {
   const int dw = q.spec->decimals(Part::weights);
   const int d = q.spec->decimals(Part::output);
-  double exact = 0, rounded = 0;
-  int inexact_products = 0;
-  for (std::size_t j = 0; j < weights.size(); ++j) {
-    exact += weights[j] * values[j][c];
-    const double product = round_to(weights[j], dw) * values[j][c];
-    rounded += product;
-    if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
+  Vector rounded_weights;
+  for (double w : weights) rounded_weights.push_back(round_to(w, dw));
+  std::vector<Tolerance> out;
+  for (std::size_t c = 0; c < values[0].size(); ++c) {
+    double exact = 0, rounded = 0;
+    int inexact_products = 0;
+    for (std::size_t j = 0; j < weights.size(); ++j) {
+      exact += weights[j] * values[j][c];
+      const double product = rounded_weights[j] * values[j][c];
+      rounded += product;
+      if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
+    }
+    out.push_back(absolute(std::max(0.51 * unit(d), std::fabs(rounded - exact) + 0.5 * unit(d) * (1 + inexact_products)) + tiny));
   }
-  return absolute(std::max(0.51 * unit(d), std::fabs(rounded - exact) + 0.5 * unit(d) * (1 + inexact_products)) + tiny);
+  return out;
 }
 
 // Scores and projections: exact when they must be whole numbers, else the asked window.
@@ -131,48 +145,78 @@ class QuestionGrader {
 
   bool asked(Part p) const { return std::find(spec_.ask.begin(), spec_.ask.end(), p) != spec_.ask.end(); }
 
-  // True when the student wrote anything for part p.
-  bool answered(Part p) const {
-    if (!asked(p)) return false;
+  // The student's cells of a part, read once: text and reading per cell of the reference's shape.
+  struct Written {
+    std::vector<std::vector<std::string>> text;
+    std::vector<std::vector<CellReading>> read;
+    bool answered = false;  // something written (a blank masked score does not count)
+  };
+  const Written& written(Part p) const {
+    auto found = written_.find(p);
+    if (found != written_.end()) return found->second;
+    Written w;
+    const Matrix& ref = truth(p);
     const PartAnswer* a = find_part(s_, spec_.id, p);
-    if (!a) return false;
-    for (const auto& row : a->rows)
-      for (const std::string& cell : row)
-        if (read_number(cell, true).kind != CellReading::Kind::unanswered) return true;
-    return false;
+    const bool masked_allowed = p == Part::scores && spec_.mask == Mask::causal;
+    for (std::size_t r = 0; r < ref.size(); ++r) {
+      w.text.emplace_back();
+      w.read.emplace_back();
+      for (std::size_t c = 0; c < ref[r].size(); ++c) {
+        w.text[r].push_back(cell_text(a, r, c));
+        w.read[r].push_back(read_number(w.text[r][c], masked_allowed));
+        if (w.read[r][c].kind != CellReading::Kind::unanswered && !is_blank(w.text[r][c])) w.answered = true;
+      }
+    }
+    return written_.emplace(p, std::move(w)).first->second;
+  }
+
+  // True when the student wrote anything for part p.
+  bool answered(Part p) const { return asked(p) && p != Part::most_attended && written(p).answered; }
+
+  // The tolerance of each cell of a row of the reference.
+  const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) const {
+    auto& rows = tolerances_[p];
+    if (rows.empty()) rows.resize(truth(p).size());
+    if (rows[r].empty()) {
+      const PartMarking& m = spec_.marking.at(p);
+      if (m.tolerance) rows[r].assign(truth(p)[r].size(), *m.tolerance);
+      else if (p == Part::weights) rows[r] = weight_tolerances(q_, q_.scores[r]);
+      else if (p == Part::output) rows[r] = output_tolerances(q_, q_.weights[r], q_.values);
+      else rows[r].assign(truth(p)[r].size(), plain_tolerance(q_, p));
+    }
+    return rows[r];
   }
 
   // The student's own numbers for an earlier part, row by row.
-  StudentRows student_rows(Part p) const {
+  const StudentRows& student_rows(Part p) const {
+    auto found = student_rows_.find(p);
+    if (found != student_rows_.end()) return found->second;
     StudentRows out;
     const Matrix& ref = truth(p);
     out.rows.resize(ref.size());
-    if (!asked(p)) return out;
-    const PartAnswer* a = find_part(s_, spec_.id, p);
-    for (std::size_t r = 0; r < ref.size(); ++r) {
-      Vector row;
-      bool complete = true;
-      for (std::size_t c = 0; c < ref[r].size() && complete; ++c) {
-        const CellReading read = read_number(cell_text(a, r, c), p == Part::scores && spec_.mask == Mask::causal);
-        if (read.kind == CellReading::Kind::value) row.push_back(read.value);
-        else if (read.kind == CellReading::Kind::masked && p == Part::scores) row.push_back(masked_score);
-        else complete = false;
+    if (asked(p)) {
+      const Written& w = written(p);
+      for (std::size_t r = 0; r < ref.size(); ++r) {
+        Vector row;
+        bool complete = true;
+        for (std::size_t c = 0; c < ref[r].size() && complete; ++c) {
+          const CellReading& read = w.read[r][c];
+          if (read.kind == CellReading::Kind::value) row.push_back(read.value);
+          else if (read.kind == CellReading::Kind::masked && p == Part::scores) row.push_back(masked_score);
+          else complete = false;
+        }
+        if (!complete) continue;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+          const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
+          if (either_masked ? row[c] != ref[r][c] : !within(tolerance_row(p, r)[c], row[c], ref[r][c])) out.differs = true;
+        }
+        out.rows[r] = std::move(row);
       }
-      if (!complete) continue;
-      for (std::size_t c = 0; c < row.size(); ++c) {
-        const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
-        if (either_masked ? row[c] != ref[r][c] : !within(cell_tol(p, r, c), row[c], ref[r][c])) out.differs = true;
-      }
-      out.rows[r] = std::move(row);
     }
-    return out;
+    return student_rows_.emplace(p, std::move(out)).first->second;
   }
 
-  Tolerance cell_tol(Part p, std::size_t r, std::size_t c) const {
-    const PartMarking& m = spec_.marking.at(p);
-    if (m.tolerance) return *m.tolerance;
-    return cell_tolerance(q_, p, r, c);
-  }
+  const Tolerance& cell_tol(Part p, std::size_t r, std::size_t c) const { return tolerance_row(p, r)[c]; }
 
   // Carried reference rows: the right method applied to the student's own
   // earlier answers, where those differ from the reference.
@@ -182,8 +226,8 @@ class QuestionGrader {
     switch (p) {
       case Part::scores: {
         if (!spec_.projections) break;
-        const StudentRows sq = student_rows(q_.query_token ? Part::query : Part::queries);
-        const StudentRows sk = student_rows(Part::keys);
+        const StudentRows& sq = student_rows(q_.query_token ? Part::query : Part::queries);
+        const StudentRows& sk = student_rows(Part::keys);
         if (!sq.differs && !sk.differs) break;
         Matrix keys = q_.keys;
         for (std::size_t j = 0; j < keys.size(); ++j)
@@ -195,7 +239,7 @@ class QuestionGrader {
         break;
       }
       case Part::weights: {
-        const StudentRows ss = student_rows(Part::scores);
+        const StudentRows& ss = student_rows(Part::scores);
         if (!ss.differs) break;
         for (std::size_t r = 0; r < out.size(); ++r)
           if (ss.rows[r] && std::any_of(ss.rows[r]->begin(), ss.rows[r]->end(), [](double x) { return x != masked_score; })) {
@@ -205,8 +249,8 @@ class QuestionGrader {
         break;
       }
       case Part::output: {
-        const StudentRows sw = student_rows(Part::weights);
-        const StudentRows sv = student_rows(Part::values);
+        const StudentRows& sw = student_rows(Part::weights);
+        const StudentRows& sv = student_rows(Part::values);
         if (!sw.differs && !sv.differs) break;
         Matrix values = q_.values;
         for (std::size_t j = 0; j < values.size(); ++j)
@@ -227,7 +271,6 @@ class QuestionGrader {
   PartResult grade_numbers(Part p) {
     const PartMarking& marking = spec_.marking.at(p);
     const Matrix& ref = truth(p);
-    const PartAnswer* a = find_part(s_, spec_.id, p);
     const bool vector = is_vector_part(q_, p);
     const int decimals = spec_.decimals(p);
     std::vector<Vector> inputs(ref.size());
@@ -238,16 +281,17 @@ class QuestionGrader {
     result.part = p;
     result.max_score = marking.marks;
     std::size_t cells = 0, right = 0, carried_cells = 0;
-    std::vector<std::pair<CellReading, const CellResult*>> readings;
-    for (std::size_t r = 0; r < ref.size(); ++r)
+    const Written& w = written(p);
+    for (std::size_t r = 0; r < ref.size(); ++r) {
+      std::vector<Tolerance> carried_row;  // computed when first needed
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         ++cells;
         CellResult cell;
-        cell.label = vector ? std::to_string(c + 1) : fmt::format("{}.{}", r + 1, c + 1);
-        cell.given = cell_text(a, r, c);
+        cell.label = vector ? std::to_string(c + 1) : std::to_string(r + 1) + "." + std::to_string(c + 1);
+        cell.given = w.text[r][c];
         const double t = ref[r][c];
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
-        const CellReading read = read_number(cell.given, p == Part::scores && spec_.mask == Mask::causal);
+        const CellReading& read = w.read[r][c];
         // A blank masked score is right, but does not by itself make a part answered.
         if (read.kind != CellReading::Kind::unanswered && !is_blank(cell.given)) ++result.answered;
         switch (read.kind) {
@@ -269,12 +313,12 @@ class QuestionGrader {
               cell.note = "this key comes after the query's token, so its score is masked";
               break;
             }
-            const Tolerance tol = cell_tol(p, r, c);
-            if (within(tol, read.value, t)) {
+            if (within(cell_tol(p, r, c), read.value, t)) {
               cell.verdict = Verdict::correct;
               ++right;
             } else if (carry[r] && (*carry[r])[c] != masked_score &&
-                       within(carried_tolerance(p, r, c, inputs[r]), read.value, (*carry[r])[c])) {
+                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, inputs[r]) : carried_row)[c],
+                              read.value, (*carry[r])[c])) {
               cell.verdict = Verdict::carried;
               ++carried_cells;
             } else if (read.decimals >= 0 && read.decimals < decimals &&
@@ -290,6 +334,7 @@ class QuestionGrader {
         }
         result.cells.push_back(std::move(cell));
       }
+    }
     if (result.answered == 0) {
       // Nothing written: blank masked scores are not answers either.
       for (CellResult& cell : result.cells)
@@ -302,12 +347,13 @@ class QuestionGrader {
     return result;
   }
 
-  Tolerance carried_tolerance(Part p, std::size_t r, std::size_t c, const Vector& input) const {
+  // Tolerances of a carried row, derived from what it was carried from.
+  std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Vector& input) const {
     const PartMarking& m = spec_.marking.at(p);
-    if (m.tolerance) return *m.tolerance;
-    if (p == Part::weights) return weight_tolerance(q_, input, c);
-    if (p == Part::output) return output_tolerance(q_, input, carried_values_, c);
-    return cell_tolerance(q_, p, r, c);
+    if (m.tolerance) return std::vector<Tolerance>(truth(p)[r].size(), *m.tolerance);
+    if (p == Part::weights) return weight_tolerances(q_, input);
+    if (p == Part::output) return output_tolerances(q_, input, carried_values_);
+    return tolerance_row(p, r);
   }
 
   static void score(PartResult& result, const PartMarking& marking, std::size_t cells, std::size_t right,
@@ -332,8 +378,8 @@ class QuestionGrader {
     const Part before = p == Part::output ? Part::weights : Part::scores;
     const bool upstream = p != Part::scores && !answered(before);
     std::vector<MistakenAnswer> candidates = mistaken_answers(q_, p, q_.scores, q_.weights, upstream);
-    const StudentRows ss = student_rows(Part::scores);
-    const StudentRows sw = student_rows(Part::weights);
+    const StudentRows& ss = student_rows(Part::scores);
+    const StudentRows& sw = student_rows(Part::weights);
     if (p != Part::scores && (ss.differs || sw.differs)) {
       Matrix scores = q_.scores, weights = q_.weights;
       bool complete = true;
@@ -353,25 +399,27 @@ class QuestionGrader {
         ++credited;
     }
     if (readable == 0) return;
+    if (readable <= credited) return;  // no mistake can explain more than the right method
+    const Written& w = written(p);
     std::vector<std::string> codes;
     for (const MistakenAnswer& m : candidates) {
-      std::size_t matches = 0, i = 0;
-      for (std::size_t r = 0; r < m.numbers.size(); ++r)
-        for (std::size_t c = 0; c < m.numbers[r].size(); ++c, ++i) {
+      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) continue;
+      // Every readable cell must match: within tolerance, or the precision written.
+      bool all = true;
+      std::size_t i = 0;
+      for (std::size_t r = 0; r < m.numbers.size() && all; ++r)
+        for (std::size_t c = 0; c < m.numbers[r].size() && all; ++c, ++i) {
           const CellResult& cell = result.cells[i];
           const double want = m.numbers[r][c];
           if (cell.masked) {
-            matches += want == masked_score;
-          } else if (cell.value && want != masked_score) {
-            const CellReading read = read_number(cell.given, false);
-            const double slack = std::max(half_width(cell_tol(p, r, c), want),
-                                          read.decimals >= 0 ? 0.51 * unit(read.decimals) : 0.0);
-            matches += std::fabs(*cell.value - want) <= slack + tiny;
+            all = want == masked_score;
+          } else if (cell.value) {
+            const int d = w.read[r][c].decimals;
+            const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * unit(d) : 0.0);
+            all = want != masked_score && std::fabs(*cell.value - want) <= slack + tiny;
           }
         }
-      if (matches == readable && matches > credited &&
-          std::find(codes.begin(), codes.end(), m.code) == codes.end())
-        codes.push_back(m.code);
+      if (all) codes.push_back(m.code);
     }
     if (codes.empty() && p == Part::weights && !not_adding_up(result).empty()) codes.push_back("weights-not-normalised");
     // Catalogue order, so ties read the same in every report.
@@ -436,7 +484,8 @@ class QuestionGrader {
   PartResult grade_words() {
     const PartMarking& marking = spec_.marking.at(Part::most_attended);
     const PartAnswer* a = find_part(s_, spec_.id, Part::most_attended);
-    const StudentRows sw = marking.follow_through ? student_rows(Part::weights) : StudentRows{};
+    static const StudentRows none;
+    const StudentRows& sw = marking.follow_through ? student_rows(Part::weights) : none;
     PartResult result;
     result.part = Part::most_attended;
     result.max_score = marking.marks;
@@ -479,6 +528,10 @@ class QuestionGrader {
   const QuestionSpec& spec_;
   const Submission& s_;
   mutable Matrix carried_values_;
+  // Caches: each part's cells are read, and each tolerance computed, once.
+  mutable std::map<Part, Written> written_;
+  mutable std::map<Part, std::vector<std::vector<Tolerance>>> tolerances_;
+  mutable std::map<Part, StudentRows> student_rows_;
 };
 
 }  // namespace
@@ -497,8 +550,8 @@ const char* verdict_name(Verdict verdict) {
 
 Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col) {
   switch (part) {
-    case Part::weights: return weight_tolerance(q, q.scores[row], col);
-    case Part::output: return output_tolerance(q, q.weights[row], q.values, col);
+    case Part::weights: return weight_tolerances(q, q.scores[row])[col];
+    case Part::output: return output_tolerances(q, q.weights[row], q.values)[col];
     default: return plain_tolerance(q, part);
   }
 }

@@ -18,18 +18,28 @@ int run_mark(const Options& options, std::ostream&, std::ostream& err) {
   if (options.rubrics.size() != 1) throw Error("mark: expected one rubric file");
   if (options.inputs.empty()) throw Error("mark: expected answer files, folders or sheets to mark");
   if (options.out_dir.empty()) throw Error("mark: --out DIR is required");
+  MarkSettings settings;
+  settings.out_dir = options.out_dir;
+  settings.force = options.force;
+  settings.jobs = parse_jobs(options.jobs);
+  if (options.feedback == "files") settings.feedback = FeedbackMode::files;
+  else if (options.feedback == "jsonl") settings.feedback = FeedbackMode::jsonl;
+  else if (options.feedback == "none") settings.feedback = FeedbackMode::none;
+  else throw Error(fmt::format("--feedback: expected files, jsonl or none; got '{}'", options.feedback));
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
-  SeedChoice seed;
-  if (options.seed) seed.given = parse_seed(*options.seed);
-  else seed.given = rubric.seed;
-  const std::vector<GradedSubmission> rows = mark_inputs(rubric, seed, options.inputs, err);
-  write_reports(rubric, rows, options.out_dir, options.force);
-  std::map<std::string, int> counts;
-  for (const GradedSubmission& g : rows) ++counts[g.status];
+  settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;
+  const std::map<std::string, int> counts = mark_class(rubric, settings, options.inputs, err);
   std::string tally;
-  for (const auto& [status, n] : counts) tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, status);
-  err << fmt::format("attnmark: marked {} submission{} ({}); reports in {}/: gradebook.csv, summary.md, feedback/\n",
-                     rows.size(), rows.size() == 1 ? "" : "s", tally, options.out_dir);
+  int total = 0;
+  for (const auto& [status, n] : counts) {
+    tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, status);
+    total += n;
+  }
+  const char* feedback = settings.feedback == FeedbackMode::files   ? ", feedback/"
+                         : settings.feedback == FeedbackMode::jsonl ? ", feedback.jsonl"
+                                                                    : "";
+  err << fmt::format("attnmark: marked {} submission{} ({}); reports in {}/: gradebook.csv, summary.md{}\n", total,
+                     total == 1 ? "" : "s", tally, options.out_dir, feedback);
   return 0;
 }
 
@@ -59,12 +69,10 @@ int run_check(const Options& options, std::ostream& out, std::ostream&) {
   const Submission s = read_answer_file(read_file(options.answers, limits.max_file_bytes), options.answers, limits);
   if (!s.unreadable.empty()) throw Error(options.answers, 0, 0, s.unreadable);
   const Rubric rubric = rubric_for_check(options, s);
-  SeedChoice seed;
-  seed.given = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : s.seed ? s.seed : rubric.seed;
-  if (!seed.given) throw Error(options.answers, 0, 0, "records no seed; give --seed (from your worksheet)");
-  std::ostringstream ignored;
-  std::vector<GradedSubmission> rows = mark_inputs(rubric, seed, {options.answers}, ignored);
-  const GradedSubmission& g = rows.at(0);
+  const std::optional<std::uint64_t> seed =
+      options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : s.seed ? s.seed : rubric.seed;
+  if (!seed) throw Error(options.answers, 0, 0, "records no seed; give --seed (from your worksheet)");
+  const GradedSubmission g = judge(rubric, seed, s, "");
   if (!g.marked) throw Error(options.answers, 0, 0, g.reason);
   out << check_table(rubric, g, options.reveal);
   return g.marked->score >= g.marked->max_score - 1e-9 ? 0 : 1;

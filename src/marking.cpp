@@ -4,18 +4,25 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <map>
+#include <fstream>
+#include <functional>
 #include <ostream>
+#include <set>
+#include <unordered_map>
 
 #include "answer_reader.h"
 #include "attnmark/error.h"
 #include "attnmark/grader.h"
 #include "attnmark/variant.h"
+#include "csv.h"
 #include "file_io.h"
+#include "parallel.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;
 namespace {
+
+constexpr std::size_t batch_size = 4096;                    // submissions judged at once
 
 bool is_sheet(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
@@ -23,14 +30,24 @@ bool is_sheet(const std::string& path) {
   return ext == ".csv";
 }
 
-// Every regular file under a folder, in a stable order.
-std::vector<std::string> files_in(const std::string& dir) {
+// Every input file: the files themselves, and every regular file under a
+// folder, in sorted order.
+std::vector<std::string> input_files(const std::vector<std::string>& inputs, std::ostream& err) {
   std::vector<std::string> out;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file(ec)) out.push_back(it->path().string());
-  std::sort(out.begin(), out.end());
+  for (const std::string& input : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+      out.push_back(input);
+      continue;
+    }
+    std::vector<std::string> files;
+    for (auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) err << fmt::format("attnmark: {}: folder has no files\n", input);
+    out.insert(out.end(), files.begin(), files.end());
+  }
   return out;
 }
 
@@ -41,155 +58,315 @@ Submission unreadable(const std::string& source, const std::string& reason) {
   return s;
 }
 
-// Reads every input into submissions, in input order.
-std::vector<Submission> read_inputs(const std::vector<std::string>& inputs, std::ostream& err) {
-  std::vector<Submission> out;
-  const ReadLimits limits;
-  auto read_one = [&](const std::string& path) {
-    std::string text;
-    try {
-      text = read_file(path, is_sheet(path) ? std::size_t{256} << 20 : limits.max_file_bytes);
-    } catch (const Error& e) {
-      out.push_back(unreadable(path, e.message()));
-      return;
-    }
-    if (!is_sheet(path)) {
-      out.push_back(read_answer_file(text, path, limits));
-      return;
-    }
-    try {
-      const SheetInfo info = read_sheet(text, path, limits, [&](Submission&& s) { out.push_back(std::move(s)); });
-      for (const std::string& column : info.unknown_columns)
-        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n", path, column);
-    } catch (const Error& e) {
-      out.push_back(unreadable(path, e.what()));
-    }
-  };
-  for (const std::string& input : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(input, ec)) {
-      const std::vector<std::string> files = files_in(input);
-      if (files.empty()) err << fmt::format("attnmark: {}: folder has no files\n", input);
-      for (const std::string& f : files) read_one(f);
-    } else {
-      read_one(input);
-    }
+Submission read_answer_path(const std::string& path, const ReadLimits& limits) {
+  try {
+    return read_answer_file(read_file(path, limits.max_file_bytes), path, limits);
+  } catch (const Error& e) {
+    return unreadable(path, e.message());
   }
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trimmed(std::string_view s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  return std::string(s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1));
+}
+
+// The student id and source of every row of a sheet, cheaply (the student
+// column only), so duplicates are known before any row is judged. Mirrors
+// read_sheet: all-blank rows are skipped; sources are "file:line".
+void sheet_students(std::string_view text, const std::string& file,
+                    std::unordered_map<std::string, std::string>& last) {
+  CsvReader reader(text, file);
+  CsvRecord record;
+  if (!reader.next(record)) return;
+  std::size_t column = record.fields.size();
+  for (std::size_t i = 0; i < record.fields.size() && column == record.fields.size(); ++i) {
+    std::string name = lower(trimmed(record.fields[i]));
+    if (i == 0 && name.rfind("\xef\xbb\xbf", 0) == 0) name.erase(0, 3);
+    if (name == "student") column = i;
+  }
+  while (reader.next(record)) {
+    if (column >= record.fields.size()) continue;
+    const std::string id = trimmed(record.fields[column]);
+    if (!id.empty()) last[id] = file + ":" + std::to_string(record.line);
+  }
+}
+
+// One submission judged, with its report lines already rendered (on the
+// worker thread: rendering costs as much as judging).
+struct Judged {
+  GradedSubmission graded;
+  std::string gradebook_line;
+  std::string feedback;           // JSON, when feedback is wanted
+  std::string feedback_markdown;  // feedback files only
+};
+
+// Judges `batch` on `jobs` threads; results in batch order.
+std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed,
+                                const std::vector<Submission>& batch,
+                                const std::unordered_map<std::string, std::string>& last, unsigned jobs,
+                                FeedbackMode feedback) {
+  std::vector<Judged> out(batch.size());
+  parallel_for(batch.size(), jobs, [&](std::size_t i) {
+    const Submission& s = batch[i];
+    std::string superseded_by;
+    if (s.unreadable.empty() && !s.student.empty()) {
+      auto it = last.find(s.student);
+      if (it != last.end() && it->second != s.source) superseded_by = it->second;
+    }
+    Judged& j = out[i];
+    j.graded = judge(rubric, seed, s, superseded_by);
+    j.gradebook_line = gradebook_row(rubric, j.graded);
+    if (feedback != FeedbackMode::none) j.feedback = feedback_json(j.graded);
+    if (feedback == FeedbackMode::files)
+      j.feedback_markdown = feedback_markdown(rubric, j.graded, rubric.reveal_in_feedback);
+  });
   return out;
 }
 
+// Reads every input in order, handing batches of submissions to `consume`.
+// Unreadable files and sheets become one unreadable submission each.
+void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
+                    const std::function<void(std::vector<Submission>&,
+                                             const std::unordered_map<std::string, std::string>&)>& consume,
+                    std::ostream& err) {
+  // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
+  ReadLimits limits;
+  limits.max_sheet_bytes = std::size_t{256} << 20;
+  limits.max_sheet_rows = 1'000'000;
+  limits.max_sheet_cells = 50'000'000;
+  // Answer files are read (on every core) before anything is judged, so the
+  // last submission of each student is known; sheets are scanned for ids.
+  std::vector<std::optional<Submission>> parsed(files.size());
+  std::vector<std::string> sheet_texts(files.size());
+  std::unordered_map<std::string, std::string> last;
+  parallel_for(files.size(), jobs, [&](std::size_t i) {
+    if (!is_sheet(files[i])) parsed[i] = read_answer_path(files[i], limits);
+  });
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (parsed[i]) {
+      const Submission& s = *parsed[i];
+      if (s.unreadable.empty() && !s.student.empty()) last[s.student] = s.source;
+      continue;
+    }
+    try {
+      sheet_texts[i] = read_file(files[i], limits.max_sheet_bytes);
+      sheet_students(sheet_texts[i], files[i], last);
+    } catch (const Error& e) {
+      parsed[i] = unreadable(files[i], e.file().empty() ? e.message() : e.what());
+      sheet_texts[i].clear();
+    }
+  }
+  std::vector<Submission> batch;
+  auto flush = [&] {
+    if (batch.empty()) return;
+    consume(batch, last);
+    batch.clear();
+  };
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (parsed[i]) {
+      batch.push_back(std::move(*parsed[i]));
+      parsed[i].reset();
+      if (batch.size() >= batch_size) flush();
+      continue;
+    }
+    try {
+      const SheetInfo info = read_sheet(sheet_texts[i], files[i], limits, [&](Submission&& s) {
+        batch.push_back(std::move(s));
+        if (batch.size() >= batch_size) flush();
+      });
+      for (const std::string& column : info.unknown_columns)
+        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n", files[i],
+                           column);
+    } catch (const Error& e) {
+      batch.push_back(unreadable(files[i], e.what()));
+    }
+    std::string().swap(sheet_texts[i]);
+  }
+  flush();
+}
+
+// Writes the reports as submissions arrive, each to a temporary name that is
+// renamed into place only when the run has finished.
+class ReportWriter {
+ public:
+  ReportWriter(const Rubric& rubric, const MarkSettings& settings)
+      : rubric_(rubric), settings_(settings), root_(settings.out_dir), summary_(rubric) {
+    std::error_code ec;
+    for (const char* name : {"gradebook.csv", "summary.md", "feedback", "feedback.jsonl"})
+      if (fs::exists(root_ / name, ec) && !settings.force)
+        throw Error(settings.out_dir, 0, 0,
+                    fmt::format("already holds '{}' from an earlier run; pass --force to replace it, or choose another --out",
+                                name));
+    fs::create_directories(root_, ec);
+    if (ec) throw Error(settings.out_dir, 0, 0, "cannot create folder: " + ec.message());
+    if (settings.force) {
+      fs::remove_all(root_ / "feedback", ec);
+      fs::remove(root_ / "feedback.jsonl", ec);
+    }
+    open(gradebook_, "gradebook.csv");
+    gradebook_ << gradebook_header(rubric);
+    if (settings.feedback == FeedbackMode::jsonl) open(jsonl_, "feedback.jsonl");
+  }
+
+  void add(Judged& j) {
+    GradedSubmission& g = j.graded;
+    g.file_stem = stems_.take(g.student.empty() ? fs::path(g.source).filename().string() : g.student);
+    gradebook_ << j.gradebook_line;
+    switch (settings_.feedback) {
+      case FeedbackMode::files: {
+        const fs::path dir = root_ / "feedback";
+        write_file((dir / (g.file_stem + ".json")).string(), j.feedback + "\n");
+        write_file((dir / (g.file_stem + ".md")).string(), j.feedback_markdown);
+        break;
+      }
+      case FeedbackMode::jsonl: jsonl_ << j.feedback << '\n'; break;
+      case FeedbackMode::none: break;
+    }
+    summary_.add(g);
+    ++statuses_[g.status];
+  }
+
+  std::map<std::string, int> finish() {
+    write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_));
+    if (settings_.feedback == FeedbackMode::jsonl) close(jsonl_, "feedback.jsonl");
+    // The gradebook last: its presence means the run finished.
+    close(gradebook_, "gradebook.csv");
+    return statuses_;
+  }
+
+ private:
+  void open(std::ofstream& out, const char* name) {
+    // Large buffers: a course's gradebook and feedback are written in few system calls.
+    buffers_.emplace_back(std::size_t{1} << 20);
+    out.rdbuf()->pubsetbuf(buffers_.back().data(), static_cast<std::streamsize>(buffers_.back().size()));
+    out.open(root_ / (std::string(name) + ".tmp-attnmark"), std::ios::binary | std::ios::trunc);
+    if (!out) throw Error((root_ / name).string(), 0, 0, "cannot write");
+  }
+  void close(std::ofstream& out, const char* name) {
+    out.flush();
+    const bool ok = static_cast<bool>(out);
+    out.close();
+    std::error_code ec;
+    if (ok) fs::rename(root_ / (std::string(name) + ".tmp-attnmark"), root_ / name, ec);
+    if (!ok || ec) throw Error((root_ / name).string(), 0, 0, "write failed (disk full?)");
+  }
+
+  const Rubric& rubric_;
+  const MarkSettings& settings_;
+  fs::path root_;
+  ClassSummary summary_;
+  FileStems stems_;
+  std::vector<std::vector<char>> buffers_;  // outlive the streams below
+  std::ofstream gradebook_, jsonl_;
+  std::map<std::string, int> statuses_;
+};
+
 }  // namespace
 
-std::string safe_file_stem(const std::string& id, std::vector<std::string>& taken) {
+std::string FileStems::take(const std::string& id) {
   std::string stem;
   for (unsigned char c : id) stem += std::isalnum(c) || c == '-' || c == '_' || c == '.' ? static_cast<char>(c) : '_';
   while (!stem.empty() && stem[0] == '.') stem[0] = '_';
   if (stem.size() > 64) stem.resize(64);
   if (stem.empty()) stem = "submission";
   std::string name = stem;
-  auto lower = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  // Case-insensitive, so two names never collide on a case-insensitive disk.
-  for (int n = 2; std::find(taken.begin(), taken.end(), lower(name)) != taken.end(); ++n)
-    name = stem + "-" + std::to_string(n);
-  taken.push_back(lower(name));
+  // Unique without regard to case, so names never collide on a case-insensitive disk.
+  for (int n = 2; taken_.count(lower(name)); ++n) name = stem + "-" + std::to_string(n);
+  ++taken_[lower(name)];
   return name;
 }
 
-std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, const SeedChoice& seed,
-                                          const std::vector<std::string>& inputs, std::ostream& err) {
-  std::vector<Submission> submissions = read_inputs(inputs, err);
-  // The last submission of a student counts (a resubmission replaces the first).
-  std::map<std::string, std::size_t> last;
-  for (std::size_t i = 0; i < submissions.size(); ++i)
-    if (submissions[i].unreadable.empty() && !submissions[i].student.empty()) last[submissions[i].student] = i;
-
-  std::vector<GradedSubmission> rows;
-  std::vector<std::string> taken;
-  for (std::size_t i = 0; i < submissions.size(); ++i) {
-    const Submission& s = submissions[i];
-    GradedSubmission g;
-    g.source = s.source;
-    g.student = s.student;
-    g.variant = s.variant;
-    g.file_stem = safe_file_stem(s.student.empty() ? fs::path(s.source).filename().string() : s.student, taken);
-    rows.push_back(g);
-    GradedSubmission& row = rows.back();
-    if (!s.unreadable.empty()) {
-      row.status = "unreadable";
-      row.reason = s.unreadable;
-      continue;
-    }
-    if (!s.student.empty() && last[s.student] != i) {
-      row.status = "duplicate";
-      row.reason = fmt::format("superseded by the later submission {}", submissions[last[s.student]].source);
-      continue;
-    }
-    if (!s.rubric.empty() && s.rubric != rubric.name) {
-      row.status = "wrong-rubric";
-      row.reason = fmt::format("answers are for rubric '{}', not '{}'", s.rubric, rubric.name);
-      continue;
-    }
-    const std::optional<std::uint64_t> marking_seed = seed.given ? seed.given : s.seed;
-    if (!marking_seed) {
-      row.status = "wrong-variant";
-      row.reason = "no seed: the file records none and none was given (--seed)";
-      continue;
-    }
-    const std::optional<std::uint64_t> recorded = parse_variant_id(s.variant);
-    std::vector<std::string> why;
-    Variant variant;
-    if (s.student.empty()) {
-      if (!recorded) {
-        row.status = "unknown-student";
-        row.reason = "no student id and no variant in the submission";
-        continue;
-      }
-      row.status = "unknown-student";
-      why.push_back("no student id; marked against the variant recorded in the file");
-      variant = make_variant_with_id(rubric, *marking_seed, *recorded, s.student);
-    } else {
-      variant = make_variant(rubric, *marking_seed, s.student);
-      row.variant = variant.id_text();
-      if (recorded && *recorded != variant.id) {
-        row.status = "wrong-variant";
-        why.push_back(fmt::format("the file is for variant {}, but {}'s variant (seed {}) is {}; marked against {}'s own",
-                                  s.variant, s.student, *marking_seed, variant.id_text(), s.student));
-      }
-    }
-    if (seed.given && s.seed && *s.seed != *seed.given)
-      why.push_back(fmt::format("the file records seed {}; marked with seed {}", *s.seed, *seed.given));
-    for (const std::string& n : s.notes) why.push_back(n);
-    row.marked = grade(variant, s);
-    for (const std::string& n : row.marked->notes) why.push_back(n);
-    if (row.status.empty()) row.status = row.marked->answered == 0 ? "unanswered" : "graded";
-    if (row.status == "unanswered") why.insert(why.begin(), "no answers given");
-    row.reason = fmt::format("{}", fmt::join(why, "; "));
+GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& s,
+                       const std::string& superseded_by) {
+  GradedSubmission g;
+  g.source = s.source;
+  g.student = s.student;
+  g.variant = s.variant;
+  if (!s.unreadable.empty()) {
+    g.status = "unreadable";
+    g.reason = s.unreadable;
+    return g;
   }
-  return rows;
+  if (!superseded_by.empty()) {
+    g.status = "duplicate";
+    g.reason = "superseded by the later submission " + superseded_by;
+    return g;
+  }
+  if (!s.rubric.empty() && s.rubric != rubric.name) {
+    g.status = "wrong-rubric";
+    g.reason = fmt::format("answers are for rubric '{}', not '{}'", s.rubric, rubric.name);
+    return g;
+  }
+  const std::optional<std::uint64_t> marking_seed = seed ? seed : s.seed;
+  if (!marking_seed) {
+    g.status = "wrong-variant";
+    g.reason = "no seed: the file records none and none was given (--seed)";
+    return g;
+  }
+  const std::optional<std::uint64_t> recorded = parse_variant_id(s.variant);
+  std::vector<std::string> why;
+  Variant variant;
+  if (s.student.empty()) {
+    g.status = "unknown-student";
+    if (!recorded) {
+      g.reason = "no student id and no variant in the submission";
+      return g;
+    }
+    why.push_back("no student id; marked against the variant recorded in the file");
+    variant = make_variant_with_id(rubric, *marking_seed, *recorded, s.student);
+  } else {
+    variant = make_variant(rubric, *marking_seed, s.student);
+    g.variant = variant.id_text();
+    if (recorded && *recorded != variant.id) {
+      g.status = "wrong-variant";
+      why.push_back(fmt::format("the file is for variant {}, but {}'s variant (seed {}) is {}; marked against {}'s own",
+                                s.variant, s.student, *marking_seed, variant.id_text(), s.student));
+    }
+  }
+  if (seed && s.seed && *s.seed != *seed)
+    why.push_back(fmt::format("the file records seed {}; marked with seed {}", *s.seed, *seed));
+  for (const std::string& n : s.notes) why.push_back(n);
+  g.marked = grade(variant, s);
+  for (const std::string& n : g.marked->notes) why.push_back(n);
+  if (g.status.empty()) g.status = g.marked->answered == 0 ? "unanswered" : "graded";
+  if (g.status == "unanswered") why.insert(why.begin(), "no answers given");
+  g.reason = fmt::format("{}", fmt::join(why, "; "));
+  return g;
 }
 
-void write_reports(const Rubric& rubric, const std::vector<GradedSubmission>& rows, const std::string& dir,
-                   bool force) {
-  const fs::path root(dir);
-  std::error_code ec;
-  for (const char* name : {"gradebook.csv", "summary.md", "feedback"})
-    if (fs::exists(root / name, ec) && !force)
-      throw Error(dir, 0, 0,
-                  fmt::format("already holds '{}' from an earlier run; pass --force to replace it, or choose another --out",
-                              name));
-  if (force) fs::remove_all(root / "feedback", ec);
-  for (const GradedSubmission& g : rows) {
-    write_file((root / "feedback" / (g.file_stem + ".json")).string(), feedback_json(g));
-    write_file((root / "feedback" / (g.file_stem + ".md")).string(), feedback_markdown(rubric, g, rubric.reveal_in_feedback));
-  }
-  ClassSummary summary(rubric);
-  for (const GradedSubmission& g : rows) summary.add(g);
-  write_file((root / "summary.md").string(), summary_markdown(rubric, summary));
-  // The gradebook last: its presence means the run finished.
-  write_file((root / "gradebook.csv").string(), gradebook_csv(rubric, rows));
+std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& settings,
+                                      const std::vector<std::string>& inputs, std::ostream& err) {
+  ReportWriter writer(rubric, settings);
+  for_each_batch(input_files(inputs, err), settings.jobs,
+                 [&](std::vector<Submission>& batch, const std::unordered_map<std::string, std::string>& last) {
+                   for (Judged& j : judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback))
+                     writer.add(j);
+                 },
+                 err);
+  return writer.finish();
+}
+
+std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, std::optional<std::uint64_t> seed,
+                                          const std::vector<std::string>& inputs, std::ostream& err) {
+  std::vector<GradedSubmission> out;
+  FileStems stems;
+  for_each_batch(input_files(inputs, err), 1,
+                 [&](std::vector<Submission>& batch, const std::unordered_map<std::string, std::string>& last) {
+                   for (Judged& j : judge_batch(rubric, seed, batch, last, 1, FeedbackMode::none)) {
+                     GradedSubmission& g = j.graded;
+                     g.file_stem = stems.take(g.student.empty() ? fs::path(g.source).filename().string() : g.student);
+                     out.push_back(std::move(g));
+                   }
+                 },
+                 err);
+  return out;
 }
 
 }  // namespace attnmark

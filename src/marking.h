@@ -1,34 +1,65 @@
 // marking.h: marking a class (mark) and one student's self-check (check).
+//
+// A class is marked as a stream: submissions are read in input order, judged
+// in batches on every core, and written out in input order, so the output is
+// the same for any number of threads and memory stays bounded.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "attnmark/answers.h"
 #include "attnmark/rubric.h"
 #include "reports.h"
 
 namespace attnmark {
 
-// Where marking takes its seed from: --seed, else the rubric's, else each file's own.
-struct SeedChoice {
-  std::optional<std::uint64_t> given;  // --seed or the rubric's seed:
+// How per-student feedback is written.
+enum class FeedbackMode {
+  files,  // feedback/<student>.md and .json
+  jsonl,  // one feedback.jsonl, a JSON object per line
+  none,
 };
 
-// Marks every input (answer files, folders of them, CSV sheets). Every file
-// and sheet row comes back exactly once, with a status and a reason.
-// Throws Error only for problems with the rubric itself.
-std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, const SeedChoice& seed,
+// Everything `mark` needs besides the rubric and the inputs.
+struct MarkSettings {
+  std::optional<std::uint64_t> seed;  // --seed, else the rubric's; else each file's own
+  unsigned jobs = 1;                   // threads, at least 1
+  FeedbackMode feedback = FeedbackMode::files;
+  std::string out_dir;
+  bool force = false;                  // replace an earlier run's reports
+};
+
+// Judges one submission: its status, reason and marks. Pure and thread-safe.
+// `superseded_by` is the source of the same student's later submission, or
+// empty when this one counts.
+GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& submission,
+                       const std::string& superseded_by);
+
+// Marks every input (answer files, folders of them, CSV sheets) and writes
+// gradebook.csv, summary.md and the feedback into settings.out_dir. Every
+// file and sheet row appears exactly once in the gradebook. Returns how many
+// submissions got each status. Throws Error for a rubric that cannot be used
+// or reports that would replace an earlier run's without `force`.
+std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& settings,
+                                      const std::vector<std::string>& inputs, std::ostream& err);
+
+// Reads and judges inputs in memory (for check and tests): every file and row, in order.
+std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, std::optional<std::uint64_t> seed,
                                           const std::vector<std::string>& inputs, std::ostream& err);
 
-// Writes gradebook.csv, summary.md and feedback/<student>.{md,json} into
-// `dir`. Refuses (Error) to replace an earlier run's reports unless `force`.
-void write_reports(const Rubric& rubric, const std::vector<GradedSubmission>& rows, const std::string& dir,
-                   bool force);
+// Gives file names to student ids: letters, digits, '-', '_' and '.', never
+// hidden, at most 64 bytes, unique without regard to case ("s1", "s1-2").
+class FileStems {
+ public:
+  std::string take(const std::string& id);
 
-// A file name made from a student id: letters, digits, '-', '_' and '.',
-// never hidden, at most 64 bytes; `taken` keeps names unique ("s1", "s1-2").
-std::string safe_file_stem(const std::string& id, std::vector<std::string>& taken);
+ private:
+  std::map<std::string, int> taken_;  // lower-case name → times handed out
+};
 
 }  // namespace attnmark

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "attnmark/diagnosis.h"
 #include "attnmark/numbers.h"
@@ -12,8 +11,6 @@
 
 namespace attnmark {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 // Markdown text from a student: nothing they wrote can become markup.
 std::string md(std::string_view text) {
@@ -117,46 +114,96 @@ std::string gradebook_row(const Rubric& rubric, const GradedSubmission& g) {
   return out + "," + csv_text_field(g.source) + "," + csv_text_field(g.reason) + "\r\n";
 }
 
-std::string gradebook_csv(const Rubric& rubric, const std::vector<GradedSubmission>& rows) {
-  std::string out = gradebook_header(rubric);
-  for (const GradedSubmission& g : rows) out += gradebook_row(rubric, g);
-  return out;
+namespace {
+
+// A JSON string: quotes, backslashes and control characters escaped.
+void json_string(std::string& out, std::string_view text) {
+  out += '"';
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+        else out += static_cast<char>(c);
+    }
+  }
+  out += '"';
 }
 
-std::string feedback_json(const GradedSubmission& g) {
-  Json j;
-  j["student"] = g.student;
-  j["variant"] = g.variant;
-  j["source"] = g.source;
-  j["status"] = g.status;
-  j["reason"] = g.reason;
-  j["score"] = g.marked ? Json(g.marked->score) : Json(nullptr);
-  j["max_score"] = g.marked ? Json(g.marked->max_score) : Json(nullptr);
-  Json questions = Json::array();
-  if (g.marked) {
-    for (const QuestionResult& q : g.marked->questions) {
-      Json parts = Json::object();
-      for (const PartResult& p : q.parts) {
-        Json cells = Json::array();
-        for (const CellResult& c : p.cells) {
-          Json cell;
-          cell["cell"] = c.label;
-          cell["given"] = c.given;
-          cell["value"] = c.value ? Json(*c.value) : c.masked ? Json("masked") : Json(nullptr);
-          cell["verdict"] = verdict_name(c.verdict);
-          if (!c.note.empty()) cell["note"] = c.note;
-          cells.push_back(cell);
-        }
-        parts[part_name(p.part)] = {{"score", p.score},       {"max_score", p.max_score},
-                                    {"follow_through", p.follow_through}, {"diagnoses", p.diagnoses},
-                                    {"hints", p.hints},       {"cells", cells}};
-      }
-      questions.push_back({{"id", q.id}, {"score", q.score}, {"max_score", q.max_score}, {"parts", parts}});
-    }
-    j["notes"] = g.marked->notes;
+void json_strings(std::string& out, const std::vector<std::string>& list) {
+  out += '[';
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ',';
+    json_string(out, list[i]);
   }
-  j["questions"] = questions;
-  return j.dump(2) + "\n";
+  out += ']';
+}
+
+}  // namespace
+
+// Written by hand rather than through a JSON library: a course of 100,000
+// students writes millions of cells, and this is the hot path.
+std::string feedback_json(const GradedSubmission& g) {
+  std::string out = "{\"student\":";
+  json_string(out, g.student);
+  out += ",\"variant\":";
+  json_string(out, g.variant);
+  out += ",\"source\":";
+  json_string(out, g.source);
+  out += ",\"status\":";
+  json_string(out, g.status);
+  out += ",\"reason\":";
+  json_string(out, g.reason);
+  out += ",\"score\":" + (g.marked ? format_exact(g.marked->score) : std::string("null"));
+  out += ",\"max_score\":" + (g.marked ? format_exact(g.marked->max_score) : std::string("null"));
+  if (g.marked) {
+    out += ",\"notes\":";
+    json_strings(out, g.marked->notes);
+  }
+  out += ",\"questions\":[";
+  if (g.marked) {
+    for (std::size_t qi = 0; qi < g.marked->questions.size(); ++qi) {
+      const QuestionResult& q = g.marked->questions[qi];
+      if (qi) out += ',';
+      out += "{\"id\":";
+      json_string(out, q.id);
+      out += ",\"score\":" + format_exact(q.score) + ",\"max_score\":" + format_exact(q.max_score) + ",\"parts\":{";
+      for (std::size_t pi = 0; pi < q.parts.size(); ++pi) {
+        const PartResult& p = q.parts[pi];
+        if (pi) out += ',';
+        json_string(out, part_name(p.part));
+        out += ":{\"score\":" + format_exact(p.score) + ",\"max_score\":" + format_exact(p.max_score);
+        out += std::string(",\"follow_through\":") + (p.follow_through ? "true" : "false") + ",\"diagnoses\":";
+        json_strings(out, p.diagnoses);
+        out += ",\"hints\":";
+        json_strings(out, p.hints);
+        out += ",\"cells\":[";
+        for (std::size_t ci = 0; ci < p.cells.size(); ++ci) {
+          const CellResult& c = p.cells[ci];
+          if (ci) out += ',';
+          out += "{\"cell\":";
+          json_string(out, c.label);
+          out += ",\"given\":";
+          json_string(out, c.given);
+          out += ",\"value\":" + (c.value ? format_exact(*c.value) : c.masked ? std::string("\"masked\"") : std::string("null"));
+          out += ",\"verdict\":";
+          json_string(out, verdict_name(c.verdict));
+          if (!c.note.empty()) {
+            out += ",\"note\":";
+            json_string(out, c.note);
+          }
+          out += '}';
+        }
+        out += "]}";
+      }
+      out += "}}";
+    }
+  }
+  return out + "]}";
 }
 
 std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {

@@ -57,10 +57,9 @@ class ClassSummary {
   double max_score_ = 0;
 };
 
-// gradebook.csv: a row per submission, every input exactly once.
-std::string gradebook_csv(const Rubric& rubric, const std::vector<GradedSubmission>& rows);
 
-// feedback/<student>.json: the marks of every cell.
+// feedback/<student>.json and each line of feedback.jsonl: the marks of
+// every cell, as one line of JSON (no newline at the end).
 std::string feedback_json(const GradedSubmission& graded);
 
 // feedback/<student>.md: the same for the student to read. Reference
