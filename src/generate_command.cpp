@@ -1,4 +1,7 @@
+#include <exception>
+#include <filesystem>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <random>
 
@@ -8,9 +11,19 @@
 #include "attnmark/worksheet.h"
 #include "commands.h"
 #include "file_io.h"
+#include "html_writer.h"
+#include "parallel.h"
+#include "latex_writer.h"
+#include "roster.h"
+#include "sheet_document.h"
+#include "theme.h"
 
 namespace attnmark {
 namespace {
+
+// Rosters are typed by people; 16 MiB is tens of thousands of students.
+constexpr std::size_t max_roster_bytes = std::size_t{16} << 20;
+
 // The seed from --seed, else the rubric's, else a fresh one the user is told.
 std::uint64_t choose_seed(const Options& options, const Rubric& rubric, std::ostream& err) {
   if (options.seed) return parse_seed(*options.seed);
@@ -32,29 +45,155 @@ void emit(const Options& options, const std::string& text, const char* what, std
   err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
 }
 
-Sheet sheet_of(const Options& options) {
-  return options.command == "key" ? Sheet::key : Sheet::worksheet;
+// What one run writes, fixed by the command and --format.
+struct Job {
+  bool key = false;       // key, not worksheet
+  bool answers = false;   // template: only the blank answer file
+  std::string format;     // md, json, jsonl, html, tex
+};
+
+Job job_of(const Options& options) {
+  Job job;
+  job.key = options.command == "key";
+  job.answers = options.command == "template";
+  job.format = job.answers ? "yaml" : options.format;
+  if (job.answers) return job;
+  const bool known = job.format == "md" || job.format == "json" || job.format == "html" || job.format == "tex" ||
+                     (job.key && job.format == "jsonl");
+  if (!known)
+    throw Error(fmt::format("--format: expected md, json, {}html or tex; got '{}'", job.key ? "jsonl, " : "",
+                            job.format));
+  return job;
+}
+
+// The key as one line of JSON (for --format jsonl), the same object as
+// render_json(variant, Sheet::key) without the spacing.
+std::string key_line(const Variant& variant) {
+  return nlohmann::ordered_json::parse(render_json(variant, Sheet::key)).dump() + "\n";
+}
+
+// One student's sheet in the chosen format.
+std::string render(const Job& job, const Rubric& rubric, const Variant& variant, const std::string& name,
+                   const HtmlStyle& style) {
+  const Sheet sheet = job.key ? Sheet::key : Sheet::worksheet;
+  if (job.answers) return render_answer_template(rubric, variant);
+  if (job.format == "md") return render_markdown(rubric, variant, sheet);
+  if (job.format == "json") return render_json(variant, sheet);
+  if (job.format == "jsonl") return key_line(variant);
+  const SheetDocument doc = sheet_document(rubric, variant, sheet);
+  if (job.format == "html") return sheet_html(doc, name, style);
+  return sheet_latex({NamedSheet{doc, name}}, style.text_size);
+}
+
+// Runs work(i) for every student on `jobs` threads. An error (a variant
+// whose constraints cannot be met, a file that cannot be written) stops
+// nothing midway in a thread; the first student's error in roster order is
+// rethrown afterwards, so the message is the same for any --jobs.
+template <typename Work>
+void for_each_student(std::size_t count, unsigned jobs, Work work) {
+  std::vector<std::exception_ptr> errors(count);
+  parallel_for(count, jobs, [&](std::size_t i) {
+    try {
+      work(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// What a roster run made for one student.
+struct StudentOutput {
+  NamedSheet worksheet, key;  // for the class pack and class key
+  std::string line;           // jsonl
+};
+
+int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
+               const HtmlStyle& style, std::ostream& out, std::ostream& err) {
+  const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster);
+  const unsigned jobs = parse_jobs(options.jobs);
+  std::vector<StudentOutput> outputs(students.size());
+
+  if (job.format == "jsonl") {
+    for_each_student(students.size(), jobs, [&](std::size_t i) {
+      outputs[i].line = key_line(make_variant(rubric, seed, students[i].student));
+    });
+    std::string text;
+    for (const StudentOutput& o : outputs) text += o.line;
+    emit(options, text, "every student's key (JSON lines)", out, err);
+    return 0;
+  }
+
+  if (options.output.empty())
+    throw Error("--roster: give -o DIR, the folder for one file per student (or, for key, --format jsonl)");
+  const std::filesystem::path dir(options.output);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir, ec))
+    throw Error(fmt::format("-o: with --roster, '{}' must be a folder", options.output));
+
+  // The class files' names are kept from students, so no id can replace them.
+  const std::vector<std::string> stems = file_stems(students, {"class-pack", "class-key"});
+  const bool packs = !job.answers;
+  const std::string ext = job.format == "md" ? ".md" : job.format == "json" ? ".json" : job.format == "tex" ? ".tex" : ".html";
+  for_each_student(students.size(), jobs, [&](std::size_t i) {
+    const RosterEntry& s = students[i];
+    const Variant variant = make_variant(rubric, seed, s.student);
+    const std::string base = (dir / stems[i]).string();
+    if (!job.answers) write_file(base + (job.key ? ".key" : "") + ext, render(job, rubric, variant, s.name, style));
+    if (!job.key) write_file(base + ".answers.yaml", render_answer_template(rubric, variant));
+    if (packs) {
+      if (!job.key) outputs[i].worksheet = NamedSheet{sheet_document(rubric, variant, Sheet::worksheet), s.name};
+      outputs[i].key = NamedSheet{sheet_document(rubric, variant, Sheet::key), s.name};
+    }
+  });
+
+  const std::string title = rubric.title.empty() ? rubric.name : rubric.title;
+  std::vector<std::string> made;
+  if (packs) {
+    std::vector<NamedSheet> worksheets, keys;
+    for (StudentOutput& o : outputs) {
+      if (!job.key) worksheets.push_back(std::move(o.worksheet));
+      keys.push_back(std::move(o.key));
+    }
+    if (!job.key) {
+      write_file((dir / "class-pack.html").string(), class_html(worksheets, title + ": class pack", style));
+      made.push_back("class-pack.html");
+      if (job.format == "tex") {
+        write_file((dir / "class-pack.tex").string(), sheet_latex(worksheets, style.text_size));
+        made.push_back("class-pack.tex");
+      }
+    }
+    write_file((dir / "class-key.html").string(), class_html(keys, title + ": class answer key", style));
+    made.push_back("class-key.html");
+    if (job.format == "tex") {
+      write_file((dir / "class-key.tex").string(), sheet_latex(keys, style.text_size));
+      made.push_back("class-key.tex");
+    }
+  }
+  const std::size_t n = students.size();
+  std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
+                     : job.key   ? fmt::format("{} key{}", n, n == 1 ? "" : "s")
+                                 : fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s");
+  for (const std::string& m : made) what += ", " + m;
+  err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
+  return 0;
 }
 
 }  // namespace
 
 int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   if (options.rubrics.size() != 1) throw Error(options.command + ": expected one rubric file");
+  const Job job = job_of(options);
+  const HtmlStyle style = html_style(options.theme, options.text_size);
+  parse_jobs(options.jobs);  // a bad --jobs is an error even without a roster
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
-  const Variant variant = make_variant(rubric, choose_seed(options, rubric, err), options.student);
-  const Sheet sheet = sheet_of(options);
-  const char* what = options.command == "template" ? "answer template"
-                     : sheet == Sheet::key         ? "answer key"
-                                                   : "worksheet";
-  if (options.command == "template") {
-    emit(options, render_answer_template(rubric, variant), what, out, err);
-  } else if (options.format == "md") {
-    emit(options, render_markdown(rubric, variant, sheet), what, out, err);
-  } else if (options.format == "json") {
-    emit(options, render_json(variant, sheet), what, out, err);
-  } else {
-    throw Error(fmt::format("--format: expected 'md' or 'json'; got '{}'", options.format));
-  }
+  const std::uint64_t seed = choose_seed(options, rubric, err);
+  if (!options.roster.empty()) return run_roster(options, job, rubric, seed, style, out, err);
+  const Variant variant = make_variant(rubric, seed, options.student);
+  const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
+  emit(options, render(job, rubric, variant, std::string(), style), what, out, err);
   return 0;
 }
 

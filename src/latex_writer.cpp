@@ -98,7 +98,7 @@ std::string table_tex(const SheetTable& t) {
     for (const SheetCell& c : row) write = write || c.kind == SheetCell::Kind::write_in;
     for (std::size_t i = 0; i < row.size(); ++i) {
       if (i) out += " & ";
-      if (i == 0 && write) out += "\\writein";  // room for handwriting in the whole row
+      if (i == 0 && write) out += "\\writein{}";  // room for handwriting in the whole row
       const SheetCell& c = row[i];
       if (c.kind == SheetCell::Kind::given || c.kind == SheetCell::Kind::answer) out += inline_tex(c.text);
     }

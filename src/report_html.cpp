@@ -42,7 +42,7 @@ td.warn,span.warn{color:var(--warn)}
 td.muted{color:var(--muted)}
 .score-big{font-size:1.6em;font-weight:bold;color:var(--heading)}
 .legend{font-size:.9em}
-.follow{color:var(--good);font-weight:bold}
+.follow{color:var(--good);font-size:.85em;font-weight:normal}
 ul{margin:.3em 0 .6em;padding-left:1.3em}
 section.qfb{break-inside:auto}
 .part-fb{break-inside:avoid}
@@ -230,10 +230,9 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
                        score_text(q.score), score_text(q.max_score));
     for (const PartResult& p : q.parts) {
       out += "<div class=\"part-fb\">\n";
-      out += fmt::format("<h3>{} <span class=\"marks\">{} / {}</span></h3>\n", esc(part_label(p.part)),
-                         score_text(p.score), score_text(p.max_score));
-      if (p.follow_through)
-        out += "<p class=\"follow\">Correct method, carried from your earlier answers: follow-through marks.</p>\n";
+      out += fmt::format("<h3>{} <span class=\"marks\">{} / {}</span>{}</h3>\n", esc(part_label(p.part)),
+                         score_text(p.score), score_text(p.max_score),
+                         p.follow_through ? " <span class=\"follow\">✓* follow-through</span>" : "");
       out += "<table>\n<colgroup><col style=\"width:12%\"><col><col>";
       if (reveal) out += "<col>";
       out += "</colgroup>\n<thead><tr><th scope=\"col\">Cell</th><th scope=\"col\">Your answer</th>"
@@ -250,13 +249,23 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
         out += "</tr>\n";
       }
       out += "</tbody>\n</table>\n";
-      if (!p.diagnoses.empty() || !p.hints.empty()) {
+      // A hint that only repeats a cell's note (shown in its row) or a
+      // mistake's explanation (shown as the mistake) is left out.
+      std::vector<std::string> hints;
+      for (const std::string& h : p.hints) {
+        bool repeated = false;
+        for (const std::string& d : p.diagnoses) repeated = repeated || h == explain(d);
+        for (const CellResult& c : p.cells)
+          repeated = repeated || (!c.note.empty() && h.size() >= c.note.size() && h.ends_with(c.note));
+        if (!repeated) hints.push_back(h);
+      }
+      if (!p.diagnoses.empty() || !hints.empty()) {
         out += "<ul>\n";
         for (const std::string& d : p.diagnoses) {
           const std::string_view why = explain(d);
           out += fmt::format("<li><b>Mistake:</b> {}</li>\n", esc(why.empty() ? d : why));
         }
-        for (const std::string& h : p.hints) out += "<li><b>Hint:</b> " + esc(h) + "</li>\n";
+        for (const std::string& h : hints) out += "<li><b>Hint:</b> " + esc(h) + "</li>\n";
         out += "</ul>\n";
       }
       out += "</div>\n";
