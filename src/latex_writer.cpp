@@ -123,7 +123,7 @@ std::string sheet_tex(const SheetDocument& doc, std::string_view name) {
                      doc.variant, doc.seed);
   out += fmt::format("{{\\small\\bfseries {}}}\\par\n{{\\titlesize\\bfseries {}\\par}}\\medskip\n",
                      key ? "ANSWER KEY \\ensuremath{\\cdot} FOR THE TEACHER" : "WORKSHEET", latex_escape(doc.title));
-  out += "\\noindent\\begin{tabularx}{\\linewidth}{@{}>{\\bfseries}lX>{\\bfseries}lX>{\\bfseries}lp{18mm}@{}}\n";
+  out += "\\noindent\\begin{tabularx}{\\linewidth}{@{}>{\\bfseries}l>{\\hsize=1.4\\hsize}X>{\\bfseries}l>{\\hsize=.6\\hsize}X>{\\bfseries}lp{18mm}@{}}\n";
   out += fmt::format("Name & {} & Student ID & {} & Score & \\hfill / {} \\\\\\cline{{2-2}}\\cline{{4-4}}\\cline{{6-6}}\n",
                      breakable(name), breakable(doc.student), format_exact(doc.max_score));
   out += "\\end{tabularx}\n\n";
