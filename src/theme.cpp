@@ -146,8 +146,10 @@ std::string base_css(const HtmlStyle& style) {
   // 15 mm at the sides leaves 180 mm of A4 and 186 mm of US Letter; the
   // bottom margin holds the running footer. Widths below are relative, so
   // the same file prints on either paper without clipping.
-  css += R"(@page{size:auto;margin:14mm 15mm 16mm 15mm}
-*{box-sizing:border-box}
+  // The page's own background, so paper printed with a theme is coloured to
+  // its edges, not a coloured box inside white margins.
+  css += fmt::format("@page{{size:auto;margin:14mm 15mm 16mm 15mm;background:{}}}\n", p.page.hex());
+  css += R"(*{box-sizing:border-box}
 html{background:var(--page);-webkit-print-color-adjust:exact;print-color-adjust:exact}
 )";
   css += fmt::format(
