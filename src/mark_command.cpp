@@ -11,6 +11,7 @@
 #include "file_io.h"
 #include "marking.h"
 #include "reports.h"
+#include "theme.h"
 
 namespace attnmark {
 
@@ -22,6 +23,7 @@ int run_mark(const Options& options, std::ostream&, std::ostream& err) {
   settings.out_dir = options.out_dir;
   settings.force = options.force;
   settings.jobs = parse_jobs(options.jobs);
+  settings.style = html_style(options.theme, options.text_size);
   if (options.feedback == "files") settings.feedback = FeedbackMode::files;
   else if (options.feedback == "jsonl") settings.feedback = FeedbackMode::jsonl;
   else if (options.feedback == "none") settings.feedback = FeedbackMode::none;
@@ -38,7 +40,7 @@ int run_mark(const Options& options, std::ostream&, std::ostream& err) {
   const char* feedback = settings.feedback == FeedbackMode::files   ? ", feedback/"
                          : settings.feedback == FeedbackMode::jsonl ? ", feedback.jsonl"
                                                                     : "";
-  err << fmt::format("attnmark: marked {} submission{} ({}); reports in {}/: gradebook.csv, summary.md{}\n", total,
+  err << fmt::format("attnmark: marked {} submission{} ({}); reports in {}/: gradebook.csv, summary.md, summary.html{}\n", total,
                      total == 1 ? "" : "s", tally, options.out_dir, feedback);
   return 0;
 }

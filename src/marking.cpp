@@ -17,6 +17,7 @@
 #include "csv.h"
 #include "file_io.h"
 #include "parallel.h"
+#include "report_html.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;
@@ -105,13 +106,14 @@ struct Judged {
   std::string gradebook_line;
   std::string feedback;           // JSON, when feedback is wanted
   std::string feedback_markdown;  // feedback files only
+  std::string feedback_page;      // feedback files only: HTML
 };
 
 // Judges `batch` on `jobs` threads; results in batch order.
 std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed,
                                 const std::vector<Submission>& batch,
                                 const std::unordered_map<std::string, std::string>& last, unsigned jobs,
-                                FeedbackMode feedback) {
+                                FeedbackMode feedback, const HtmlStyle& style) {
   std::vector<Judged> out(batch.size());
   parallel_for(batch.size(), jobs, [&](std::size_t i) {
     const Submission& s = batch[i];
@@ -124,8 +126,10 @@ std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_
     j.graded = judge(rubric, seed, s, superseded_by);
     j.gradebook_line = gradebook_row(rubric, j.graded);
     if (feedback != FeedbackMode::none) j.feedback = feedback_json(j.graded);
-    if (feedback == FeedbackMode::files)
+    if (feedback == FeedbackMode::files) {
       j.feedback_markdown = feedback_markdown(rubric, j.graded, rubric.reveal_in_feedback);
+      j.feedback_page = feedback_html(rubric, j.graded, rubric.reveal_in_feedback, style);
+    }
   });
   return out;
 }
@@ -199,7 +203,7 @@ class ReportWriter {
   ReportWriter(const Rubric& rubric, const MarkSettings& settings)
       : rubric_(rubric), settings_(settings), root_(settings.out_dir), summary_(rubric) {
     std::error_code ec;
-    for (const char* name : {"gradebook.csv", "summary.md", "feedback", "feedback.jsonl"})
+    for (const char* name : {"gradebook.csv", "summary.md", "summary.html", "feedback", "feedback.jsonl"})
       if (fs::exists(root_ / name, ec) && !settings.force)
         throw Error(settings.out_dir, 0, 0,
                     fmt::format("already holds '{}' from an earlier run; pass --force to replace it, or choose another --out",
@@ -224,6 +228,7 @@ class ReportWriter {
         const fs::path dir = root_ / "feedback";
         write_file((dir / (g.file_stem + ".json")).string(), j.feedback + "\n");
         write_file((dir / (g.file_stem + ".md")).string(), j.feedback_markdown);
+        write_file((dir / (g.file_stem + ".html")).string(), j.feedback_page);
         break;
       }
       case FeedbackMode::jsonl: jsonl_ << j.feedback << '\n'; break;
@@ -235,6 +240,7 @@ class ReportWriter {
 
   std::map<std::string, int> finish() {
     write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_));
+    write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style));
     if (settings_.feedback == FeedbackMode::jsonl) close(jsonl_, "feedback.jsonl");
     // The gradebook last: its presence means the run finished.
     close(gradebook_, "gradebook.csv");
@@ -346,7 +352,7 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
   ReportWriter writer(rubric, settings);
   for_each_batch(input_files(inputs, err), settings.jobs,
                  [&](std::vector<Submission>& batch, const std::unordered_map<std::string, std::string>& last) {
-                   for (Judged& j : judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback))
+                   for (Judged& j : judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style))
                      writer.add(j);
                  },
                  err);
@@ -359,7 +365,7 @@ std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, std::optional<st
   FileStems stems;
   for_each_batch(input_files(inputs, err), 1,
                  [&](std::vector<Submission>& batch, const std::unordered_map<std::string, std::string>& last) {
-                   for (Judged& j : judge_batch(rubric, seed, batch, last, 1, FeedbackMode::none)) {
+                   for (Judged& j : judge_batch(rubric, seed, batch, last, 1, FeedbackMode::none, HtmlStyle{})) {
                      GradedSubmission& g = j.graded;
                      g.file_stem = stems.take(g.student.empty() ? fs::path(g.source).filename().string() : g.student);
                      out.push_back(std::move(g));

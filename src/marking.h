@@ -15,12 +15,13 @@
 #include "attnmark/answers.h"
 #include "attnmark/rubric.h"
 #include "reports.h"
+#include "theme.h"
 
 namespace attnmark {
 
 // How per-student feedback is written.
 enum class FeedbackMode {
-  files,  // feedback/<student>.md and .json
+  files,  // feedback/<student>.md, .json and .html
   jsonl,  // one feedback.jsonl, a JSON object per line
   none,
 };
@@ -32,6 +33,7 @@ struct MarkSettings {
   FeedbackMode feedback = FeedbackMode::files;
   std::string out_dir;
   bool force = false;                  // replace an earlier run's reports
+  HtmlStyle style;                     // summary.html and feedback pages
 };
 
 // Judges one submission: its status, reason and marks. Pure and thread-safe.
@@ -41,7 +43,7 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
                        const std::string& superseded_by);
 
 // Marks every input (answer files, folders of them, CSV sheets) and writes
-// gradebook.csv, summary.md and the feedback into settings.out_dir. Every
+// gradebook.csv, summary.md, summary.html and the feedback into settings.out_dir. Every
 // file and sheet row appears exactly once in the gradebook. Returns how many
 // submissions got each status. Throws Error for a rubric that cannot be used
 // or reports that would replace an earlier run's without `force`.
