@@ -75,6 +75,24 @@ std::pair<int, int> place_of(std::string_view t, std::size_t at) {
 
 // ---- Fields shared by answer files and sheet rows ----
 
+// True when text holds a control byte (C0, DEL): never part of a name, and
+// unsafe in file names, reports and terminals.
+bool has_control(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7F;
+  });
+}
+
+// The student id or rubric name, trimmed; ignored (with a note) when it
+// holds control bytes, so no report, file name or terminal ever gets them.
+std::string read_name(std::string_view text, const char* key, Submission& s) {
+  text = trim(text);
+  if (!has_control(text)) return std::string(text);
+  s.notes.push_back(std::string(key) + " " + in_quotes(text) + " contains control characters; ignored");
+  return {};
+}
+
 void read_seed(std::string_view text, Submission& s) {
   if (text.empty()) return;
   std::uint64_t value = 0;
@@ -125,8 +143,8 @@ class SubmissionReader {
                            describe(root)};
     for (const auto& [key, value] : root.entries) {
       const std::string& k = key.text;
-      if (k == "rubric") s_.rubric = single(value, k);
-      else if (k == "student") s_.student = single(value, k);
+      if (k == "rubric") s_.rubric = read_name(single(value, k), "rubric", s_);
+      else if (k == "student") s_.student = read_name(single(value, k), "student", s_);
       else if (k == "seed") read_seed(single(value, k), s_);
       else if (k == "variant") read_variant(single(value, k), s_);
       else if (k == "generator") generator(value);
@@ -158,6 +176,10 @@ class SubmissionReader {
                        "answers: expected a map of questions (q1:, q2:, ...); got " + describe(n)};
     for (const auto& [qkey, question] : n.entries) {
       const std::string& q = qkey.text;
+      if (has_control(q)) {
+        s_.notes.push_back("question " + in_quotes(q) + " has control characters in its name; ignored");
+        continue;
+      }
       if (question.is_null()) {
         s_.answers[q];  // named but empty: the grader reports its parts unanswered
         continue;
@@ -168,8 +190,14 @@ class SubmissionReader {
         continue;
       }
       auto& parts = s_.answers[q];
-      for (const auto& [pkey, value] : question.entries)
+      for (const auto& [pkey, value] : question.entries) {
+        if (has_control(pkey.text)) {
+          s_.notes.push_back(shown(q) + ": part " + in_quotes(pkey.text) +
+                             " has control characters in its name; ignored");
+          continue;
+        }
         parts[pkey.text] = part(value, shown(q) + "." + shown(pkey.text));
+      }
     }
   }
 
@@ -341,7 +369,44 @@ class JsonTreeBuilder final : public nlohmann::json_sax<Json> {
   std::size_t nodes_ = 0;
 };
 
+// nlohmann refuses a whole file for one number beyond double's range
+// ("1e309"). Such numbers are put in quotes, so that the cell alone is
+// unreadable ("'1e309' is too large"), as in YAML. Returns the text with
+// every such number quoted, or nullopt when there is none. One pass; the
+// columns of later errors on the same line move by two per quoted number.
+std::optional<std::string> quote_out_of_range_numbers(std::string_view text) {
+  std::optional<std::string> out;
+  std::size_t copied = 0;  // text[0, copied) is in *out
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '"') {  // skip a string, escapes and all
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < text.size() && std::string_view("+-0123456789.eE").find(text[i]) != std::string_view::npos) ++i;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data() + start, text.data() + i, value);
+    if (ec != std::errc::result_out_of_range || end != text.data() + i) continue;
+    if (!out) out.emplace();
+    out->append(text.substr(copied, start - copied));
+    out->append("\"").append(text.substr(start, i - start)).append("\"");
+    copied = i;
+  }
+  if (out) out->append(text.substr(copied));
+  return out;
+}
+
 YamlNode parse_json(std::string_view text, const YamlLimits& limits) {
+  const std::optional<std::string> quoted = quote_out_of_range_numbers(text);
+  if (quoted) text = *quoted;
   JsonTreeBuilder builder(text, limits);
   if (!Json::sax_parse(text.data(), text.data() + text.size(), &builder)) {
     Unreadable problem = builder.problem();
@@ -497,8 +562,8 @@ Submission read_row(const CsvRecord& record, const SheetLayout& layout, const st
     s.notes.push_back("row has " + std::to_string(n) + (n == 1 ? " field" : " fields") +
                       " but the header has " + std::to_string(layout.fields));
   auto field = [&](std::size_t i) { return i < n ? trim(record.fields[i]) : std::string_view(); };
-  s.student = std::string(field(layout.student));
-  if (layout.rubric) s.rubric = std::string(field(*layout.rubric));
+  s.student = read_name(field(layout.student), "student", s);
+  if (layout.rubric) s.rubric = read_name(field(*layout.rubric), "rubric", s);
   if (layout.seed) read_seed(field(*layout.seed), s);
   if (layout.variant) read_variant(field(*layout.variant), s);
   for (const auto& [question, parts] : layout.shapes)

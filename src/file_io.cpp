@@ -95,9 +95,11 @@ void write_file(const std::string& path, const std::string& bytes) {
     if (wrote <= 0) throw give_up("write failed");
     done += static_cast<std::size_t>(wrote);
   }
-  // On disk before the rename, so a crash leaves the old file or the new
-  // one, never an empty one.
-  if (::fsync(fd.get()) != 0 || !fd.close()) throw give_up("write failed");
+  // No fsync: the rename makes the write atomic for any reader and for a run
+  // that is interrupted (Ctrl-C, a crash of attnmark), which is the promise;
+  // surviving a power cut is not, and 100,000 feedback files would each
+  // wait for the disk.
+  if (!fd.close()) throw give_up("write failed");
   fs::rename(temporary, target, ec);
   if (ec) {
     std::error_code ignored;

@@ -14,9 +14,9 @@ namespace attnmark {
 std::string read_file(const std::string& path, std::size_t max_bytes);
 
 // Writes `bytes` to a fresh temporary name beside `path` (created with
-// O_EXCL | O_NOFOLLOW, so never through a planted link), syncs it, then
-// renames it over `path`: a reader, or a run that is interrupted, sees the
-// old file or the new one, never half a file. Creates missing parent
+// O_EXCL | O_NOFOLLOW, so never through a planted link), then renames it
+// over `path`: a reader, or a run that is interrupted, sees the old file or
+// the new one, never half a file (not synced: a power cut may lose it). Creates missing parent
 // folders. Throws Error naming the path on failure; the temporary is removed.
 void write_file(const std::string& path, const std::string& bytes);
 

@@ -64,7 +64,7 @@ std::string suggestion(std::string_view given, const std::vector<std::string>& a
 std::string describe(const YamlNode& node) {
   switch (node.kind) {
     case YamlNode::Kind::null: return "nothing";
-    case YamlNode::Kind::scalar: return "'" + node.text + "'";
+    case YamlNode::Kind::scalar: return quoted_printable(node.text);  // cut: a value can be long
     case YamlNode::Kind::sequence: return node.items.empty() ? "an empty list" : "a list";
     case YamlNode::Kind::map: return "a map";
   }

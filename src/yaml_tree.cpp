@@ -27,7 +27,7 @@ struct Stop {
 // Builds YamlNodes from yaml-cpp's parser events.
 class TreeBuilder : public YAML::EventHandler {
  public:
-  explicit TreeBuilder(const YamlLimits& limits) : limits_(limits) {}
+  TreeBuilder(std::string_view text, const YamlLimits& limits) : text_(text), limits_(limits) {}
 
   YamlNode take() { return std::move(root_); }
   bool done() const { return has_root_; }
@@ -45,6 +45,7 @@ class TreeBuilder : public YAML::EventHandler {
                 const std::string& value) override {
     check_anchor(mark, anchor);
     check_tag(mark, tag);
+    check_closed(mark);
     YamlNode n = node(YamlNode::Kind::scalar, mark);
     n.text = value;
     n.plain = tag == "?";
@@ -85,6 +86,28 @@ class TreeBuilder : public YAML::EventHandler {
   void check_anchor(const YAML::Mark& mark, YAML::anchor_t anchor) {
     if (anchor != 0)
       throw Stop{mark.line + 1, mark.column + 1, "anchors (&name) are not allowed; write the value out"};
+  }
+  // yaml-cpp 0.7 takes a quoted value that is never closed for one that
+  // ends with the file, when a line break ends the file ("a: \"abc\n"):
+  // look for the closing quote from the opening one. Linear overall, since
+  // quoted values do not overlap.
+  void check_closed(const YAML::Mark& mark) {
+    if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= text_.size()) return;
+    const std::size_t start = static_cast<std::size_t>(mark.pos);
+    const char quote = text_[start];
+    if (quote != '"' && quote != '\'') return;  // plain, block or tagged
+    for (std::size_t i = start + 1; i < text_.size(); ++i) {
+      if (quote == '"' && text_[i] == '\\') {
+        ++i;
+      } else if (text_[i] == quote) {
+        if (quote == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
+          ++i;  // '' is a quote inside single quotes
+          continue;
+        }
+        return;
+      }
+    }
+    throw Stop{mark.line + 1, mark.column + 1, "a quoted value is never closed; add the missing quote"};
   }
   void check_tag(const YAML::Mark& mark, const std::string& tag) {
     if (tag != "?" && tag != "!" && !tag.empty())
@@ -134,6 +157,7 @@ class TreeBuilder : public YAML::EventHandler {
     }
   }
 
+  std::string_view text_;
   const YamlLimits& limits_;
   std::vector<Open> stack_;
   YamlNode root_;
@@ -167,7 +191,9 @@ std::string source_line(std::string_view text, int line) {
   return out;
 }
 
-YamlNode parse_yaml(std::string_view text, const std::string& file, const YamlLimits& limits) {
+YamlNode parse_yaml(std::string_view original, const std::string& file, const YamlLimits& limits) {
+  std::string_view text = original;
+  std::string normalised;  // the text yaml-cpp reads, when it differs
   auto fail = [&](int line, int column, const std::string& message) -> Error {
     return Error(file, line, column, message, source_line(text, line));
   };
@@ -180,9 +206,18 @@ YamlNode parse_yaml(std::string_view text, const std::string& file, const YamlLi
                 "file is " + std::to_string(text.size()) + " bytes; the limit is " +
                     std::to_string(limits.max_bytes));
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // columns do not count a BOM
+  // yaml-cpp 0.7 takes a lone CR (old Mac line ends) for text, not a line
+  // break: make it LF, byte for byte, so lines and columns stay the same.
+  const std::size_t cr = text.find('\r');
+  if (cr != std::string_view::npos) {
+    normalised.assign(text);
+    for (std::size_t i = cr; i < normalised.size(); ++i)
+      if (normalised[i] == '\r' && (i + 1 == normalised.size() || normalised[i + 1] != '\n')) normalised[i] = '\n';
+    text = normalised;
+  }
   std::istringstream in{std::string(text)};
   YAML::Parser parser(in);
-  TreeBuilder builder(limits);
+  TreeBuilder builder(text, limits);
   try {
     // Only two calls, ever: one document, then proof there is no second.
     // (LoadAll would loop for ever on input like ",".)
@@ -217,7 +252,11 @@ YamlNode parse_yaml(std::string_view text, const std::string& file, const YamlLi
     throw fail(e.mark.line + 1, e.mark.column + 1,
                "nested deeper than " + std::to_string(limits.max_depth) + " levels");
   } catch (const YAML::Exception& e) {
-    throw fail(e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + printable(e.msg, 200));
+    // yaml-cpp's words for a missing closing quote, said plainly.
+    const std::string what = e.msg == YAML::ErrorMsg::EOF_IN_SCALAR
+                                 ? "a quoted value is never closed; add the missing quote"
+                                 : e.msg;
+    throw fail(e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + printable(what, 200));
   }
 }
 
