@@ -513,3 +513,25 @@ TEST_CASE("fixtures/bad: every file gets exactly the message or status expected.
   }
 }
 
+
+TEST_CASE("a mark run killed part way leaves no half-written gradebook") {
+  // The reports are written under temporary names and renamed at the end,
+  // so a run stopped at any moment leaves a whole gradebook or none.
+  const fs::path dir = scratch() / "interrupted";
+  fs::create_directories(dir);
+  std::string sheet = "student,q1.scores.1,q1.scores.2,q1.scores.3\n";
+  for (int i = 0; i < 20000; ++i) sheet += "s" + std::to_string(i) + ",2,0,1\n";
+  write_file((dir / "big.csv").string(), sheet);
+  for (const char* delay : {"0.05", "0.2", "0.6"}) {
+    const fs::path out = dir / (std::string("out-") + delay);
+    const std::string command = "'" + std::string(ATTNMARK_BINARY) + "' mark '" + (root / "rubrics/lesson.yaml").string() +
+                                "' '" + (dir / "big.csv").string() + "' --out '" + out.string() +
+                                "' >/dev/null 2>&1 </dev/null & pid=$!; sleep " + delay +
+                                "; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; true";
+    REQUIRE(std::system(command.c_str()) == 0);
+    INFO("killed after " << delay << " s");
+    if (!fs::exists(out / "gradebook.csv")) continue;  // stopped before the end: no gradebook at all
+    const auto records = parse_csv(read_file((out / "gradebook.csv").string(), 1 << 26));
+    CHECK(records.size() == 20001);  // the header and every row
+  }
+}
