@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <map>
+#include <array>
+#include <optional>
 
 #include "attnmark/attention.h"
 #include "attnmark/diagnosis.h"
@@ -152,9 +153,9 @@ class QuestionGrader {
     bool answered = false;  // something written (a blank masked score does not count)
   };
   const Written& written(Part p) const {
-    auto found = written_.find(p);
-    if (found != written_.end()) return found->second;
-    Written w;
+    std::optional<Written>& slot = written_[static_cast<std::size_t>(p)];
+    if (slot) return *slot;
+    Written& w = slot.emplace();
     const Matrix& ref = truth(p);
     const PartAnswer* a = find_part(s_, spec_.id, p);
     const bool masked_allowed = p == Part::scores && spec_.mask == Mask::causal;
@@ -167,7 +168,7 @@ class QuestionGrader {
         if (w.read[r][c].kind != CellReading::Kind::unanswered && !is_blank(w.text[r][c])) w.answered = true;
       }
     }
-    return written_.emplace(p, std::move(w)).first->second;
+    return w;
   }
 
   // True when the student wrote anything for part p.
@@ -175,7 +176,7 @@ class QuestionGrader {
 
   // The tolerance of each cell of a row of the reference.
   const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) const {
-    auto& rows = tolerances_[p];
+    auto& rows = tolerances_[static_cast<std::size_t>(p)];
     if (rows.empty()) rows.resize(truth(p).size());
     if (rows[r].empty()) {
       const PartMarking& m = spec_.marking.at(p);
@@ -189,9 +190,9 @@ class QuestionGrader {
 
   // The student's own numbers for an earlier part, row by row.
   const StudentRows& student_rows(Part p) const {
-    auto found = student_rows_.find(p);
-    if (found != student_rows_.end()) return found->second;
-    StudentRows out;
+    std::optional<StudentRows>& slot = student_rows_[static_cast<std::size_t>(p)];
+    if (slot) return *slot;
+    StudentRows& out = slot.emplace();
     const Matrix& ref = truth(p);
     out.rows.resize(ref.size());
     if (asked(p)) {
@@ -213,7 +214,7 @@ class QuestionGrader {
         out.rows[r] = std::move(row);
       }
     }
-    return student_rows_.emplace(p, std::move(out)).first->second;
+    return out;
   }
 
   const Tolerance& cell_tol(Part p, std::size_t r, std::size_t c) const { return tolerance_row(p, r)[c]; }
@@ -529,9 +530,10 @@ class QuestionGrader {
   const Submission& s_;
   mutable Matrix carried_values_;
   // Caches: each part's cells are read, and each tolerance computed, once.
-  mutable std::map<Part, Written> written_;
-  mutable std::map<Part, std::vector<std::vector<Tolerance>>> tolerances_;
-  mutable std::map<Part, StudentRows> student_rows_;
+  static constexpr std::size_t parts = static_cast<std::size_t>(Part::most_attended) + 1;
+  mutable std::array<std::optional<Written>, parts> written_;
+  mutable std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;
+  mutable std::array<std::optional<StudentRows>, parts> student_rows_;
 };
 
 }  // namespace

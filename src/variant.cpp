@@ -58,20 +58,23 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
   for (std::size_t r = 0; r < q.weights.size(); ++r) {
     const Vector& row = q.weights[r];
     const std::size_t token = q.query_rows()[r];
+    if (!unique_top && !c.distinct_weights) break;
+    // Each weight as the student writes it, formatted once.
+    std::vector<std::string> shown;
+    for (double w : row) shown.push_back(format_fixed(w, decimals));
     if (unique_top) {
-      const double top = round_to(row[q.most_attended[r]], decimals);
+      const std::string& top = shown[q.most_attended[r]];
       for (std::size_t j = 0; j < row.size(); ++j)
-        if (j != q.most_attended[r] && round_to(row[j], decimals) == top)
+        if (j != q.most_attended[r] && shown[j] == top)
           return fmt::format("the query of '{}' has no single largest weight at {} decimals",
                              q.tokens[token], decimals);
     }
     if (c.distinct_weights) {
       for (std::size_t i = 0; i < row.size(); ++i)
         for (std::size_t j = i + 1; j < row.size(); ++j)
-          if (q.scores[r][i] != masked_score && q.scores[r][j] != masked_score &&
-              format_fixed(row[i], decimals) == format_fixed(row[j], decimals))
+          if (q.scores[r][i] != masked_score && q.scores[r][j] != masked_score && shown[i] == shown[j])
             return fmt::format("two weights of the query of '{}' are both {} at {} decimals",
-                               q.tokens[token], format_fixed(row[i], decimals), decimals);
+                               q.tokens[token], shown[i], decimals);
     }
   }
   return {};
