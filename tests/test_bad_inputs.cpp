@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "answer_reader.h"
+#include "csv.h"
 #include "attnmark/error.h"
 #include "attnmark/grader.h"
 #include "attnmark/rubric_loader.h"
@@ -534,4 +535,59 @@ TEST_CASE("a mark run killed part way leaves no half-written gradebook") {
     const auto records = parse_csv(read_file((out / "gradebook.csv").string(), 1 << 26));
     CHECK(records.size() == 20001);  // the header and every row
   }
+}
+
+TEST_CASE("csv_text_field neutralises full-width formula starts too; numbers stay numbers") {
+  CHECK(csv_text_field("\xEF\xBC\x9D" "1+1") == "'\xEF\xBC\x9D" "1+1");  // ＝1+1
+  CHECK(csv_text_field("\xEF\xBC\xA0SUM(A1)") == "'\xEF\xBC\xA0SUM(A1)");  // ＠SUM(A1)
+  CHECK(csv_text_field("=cmd|' /C calc'!A0") == "'=cmd|' /C calc'!A0");
+  CHECK(csv_text_field("-1+1") == "'-1+1");
+  CHECK(csv_text_field("-0.5") == "-0.5");
+  CHECK(csv_text_field("+2") == "+2");
+}
+
+TEST_CASE("a CSV line of more than 20,000 fields is refused at the field that breaks the cap") {
+  const std::string wide(20000, ','), fits(19999, ',');  // the reader keeps a view: they must outlive it
+  CsvReader reader(wide, "wide.csv");
+  CsvRecord record;
+  try {
+    reader.next(record);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.line() == 1);
+    CHECK(e.column() == 20001);
+    CHECK(e.message() == "more than 20000 fields in one row");
+  }
+  CsvReader ok(fits, "wide.csv");
+  CHECK(ok.next(record));
+  CHECK(record.fields.size() == 20000);
+}
+
+TEST_CASE("read_file refuses a pipe without waiting on it, and a file over the cap before reading it") {
+  const fs::path dir = scratch() / "file_io";
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "pipe.yaml").string();
+  fs::remove(fifo);
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(read_file(fifo, 100), fifo + ": is not a regular file (a pipe, socket or device)");
+  CHECK_THROWS_WITH(read_file(dir.string(), 100), dir.string() + ": is a folder, not a file");
+  write_file((dir / "big.yaml").string(), std::string(101, 'x'));
+  CHECK_THROWS_WITH(read_file((dir / "big.yaml").string(), 100),
+                    (dir / "big.yaml").string() + ": file is 101 bytes; the limit is 100");
+  CHECK(read_file((dir / "big.yaml").string(), 101).size() == 101);
+}
+
+TEST_CASE("write_file never writes through a link planted at its temporary name, and leaves no temporary") {
+  const fs::path dir = scratch() / "write_file";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_file((dir / "gradebook.csv").string(), "old\n");
+  write_file((dir / "gradebook.csv").string(), "new\n");
+  CHECK(read_file((dir / "gradebook.csv").string(), 100) == "new\n");
+  CHECK(listing(dir) == std::vector<std::string>{"gradebook.csv 4"});
+  // A link where a writer might put its temporary is left alone.
+  fs::create_symlink("/etc/passwd", dir / "gradebook.csv.tmp-attnmark");
+  write_file((dir / "gradebook.csv").string(), "newer\n");
+  CHECK(read_file((dir / "gradebook.csv").string(), 100) == "newer\n");
+  CHECK(fs::is_symlink(dir / "gradebook.csv.tmp-attnmark"));
 }
