@@ -155,7 +155,8 @@ class QuestionGrader {
   const Written& written(Part p) const {
     std::optional<Written>& slot = written_[static_cast<std::size_t>(p)];
     if (slot) return *slot;
-    Written& w = slot.emplace();
+    slot = Written{};  // (not emplace(): clang 14 rejects it for a nested class here)
+    Written& w = *slot;
     const Matrix& ref = truth(p);
     const PartAnswer* a = find_part(s_, spec_.id, p);
     const bool masked_allowed = p == Part::scores && spec_.mask == Mask::causal;
@@ -192,7 +193,8 @@ class QuestionGrader {
   const StudentRows& student_rows(Part p) const {
     std::optional<StudentRows>& slot = student_rows_[static_cast<std::size_t>(p)];
     if (slot) return *slot;
-    StudentRows& out = slot.emplace();
+    slot = StudentRows{};
+    StudentRows& out = *slot;
     const Matrix& ref = truth(p);
     out.rows.resize(ref.size());
     if (asked(p)) {
@@ -568,14 +570,17 @@ Marked grade(const Variant& variant, const Submission& submission) {
     marked.questions.push_back(std::move(result));
   }
   // Answers the rubric has no place for are reported, never silently dropped.
-  for (const auto& [id, parts] : submission.answers) {
+  for (const auto& question : submission.answers) {
+    const std::string& id = question.first;  // named, not bound: clang 14 cannot capture bindings
+    const auto& parts = question.second;
     const auto q = std::find_if(variant.questions.begin(), variant.questions.end(),
                                 [&](const QuestionVariant& v) { return v.spec->id == id; });
     if (q == variant.questions.end()) {
       marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked", id));
       continue;
     }
-    for (const auto& [name, cells] : parts) {
+    for (const auto& entry : parts) {
+      const std::string& name = entry.first;
       const bool asked = std::any_of(q->spec->ask.begin(), q->spec->ask.end(), [&](Part p) {
         return name == part_name(p) || (p == Part::most_attended && name == "most-attended");
       });

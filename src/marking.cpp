@@ -276,12 +276,25 @@ class ReportWriter {
 
 }  // namespace
 
+namespace {
+
+// Names Windows reserves for devices, whatever follows the first '.'.
+bool windows_device(std::string_view stem) {
+  const std::string base = lower(std::string(stem.substr(0, stem.find('.'))));
+  if (base == "con" || base == "prn" || base == "aux" || base == "nul") return true;
+  return base.size() == 4 && (base.rfind("com", 0) == 0 || base.rfind("lpt", 0) == 0) && base[3] >= '1' && base[3] <= '9';
+}
+
+}  // namespace
+
 std::string FileStems::take(const std::string& id) {
   std::string stem;
   for (unsigned char c : id) stem += std::isalnum(c) || c == '-' || c == '_' || c == '.' ? static_cast<char>(c) : '_';
   while (!stem.empty() && stem[0] == '.') stem[0] = '_';
-  if (stem.size() > 64) stem.resize(64);
+  if (stem.size() > 60) stem.resize(60);  // room for a "-N" suffix within 64 bytes
+  while (!stem.empty() && stem.back() == '.') stem.pop_back();  // Windows drops trailing dots
   if (stem.empty()) stem = "submission";
+  if (windows_device(stem)) stem = "_" + stem;
   std::string name = stem;
   // Unique without regard to case, so names never collide on a case-insensitive disk.
   for (int n = 2; taken_.count(lower(name)); ++n) name = stem + "-" + std::to_string(n);
