@@ -492,6 +492,8 @@ ColumnKind classify(std::string_view name, std::size_t cap, CellColumn& out) {
   return ColumnKind::cell;
 }
 
+}  // namespace
+
 // What the header says about every data row.
 struct SheetLayout {
   std::size_t fields = 0;
@@ -502,6 +504,8 @@ struct SheetLayout {
   // question → part → (rows, columns) of the part's rectangle.
   std::map<std::string, std::map<std::string, std::pair<std::size_t, std::size_t>>> shapes;
 };
+
+namespace {
 
 SheetLayout read_header(const CsvRecord& header, const std::string& file, const ReadLimits& limits,
                         SheetInfo& info) {
@@ -615,46 +619,65 @@ Submission read_answer_file(std::string_view text, const std::string& source,
   return s;
 }
 
-SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
-                     const std::function<void(Submission&&)>& each) {
+SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
+                         const std::function<void(const std::string&, const std::string&)>& on_student)
+    : text_(text), file_(std::move(file)), reader_(text, file_) {
   if (std::string problem = encoding_problem(text); !problem.empty())
-    throw Error(file, 0, 0, std::move(problem));
+    throw Error(file_, 0, 0, std::move(problem));
   if (text.size() > limits.max_sheet_bytes)
-    throw Error(file, 0, 0,
+    throw Error(file_, 0, 0,
                 "file is " + std::to_string(text.size()) + " bytes; the limit for a sheet is " +
                     std::to_string(limits.max_sheet_bytes));
   CsvRecord record;
   SheetInfo info;
   // First pass: the whole sheet must be well-formed CSV within the caps
   // before any row is handed out, so a caller never acts on half a sheet.
-  {
-    CsvReader reader(text, file);
-    if (!reader.next(record))
-      throw Error(file, 0, 0, "the sheet is empty; expected a header row with a 'student' column");
-    const SheetLayout layout = read_header(record, file, limits, info);
-    std::size_t rows = 0;
-    while (reader.next(record)) {
-      if (all_blank(record)) continue;
-      if (++rows > limits.max_sheet_rows)
-        throw Error(file, record.line, 0,
-                    "more than " + std::to_string(limits.max_sheet_rows) +
-                        " rows of answers; split the sheet into smaller ones");
-      // rows * cells_per_row cannot overflow: rows <= max_sheet_rows and
-      // cells_per_row <= max_cells, both far below 2^32.
-      if (rows * layout.cells_per_row > limits.max_sheet_cells)
-        throw Error(file, record.line, 0,
-                    "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
-                        std::to_string(rows) + " rows of " + std::to_string(layout.cells_per_row) +
-                        "); split the sheet into smaller ones");
+  CsvReader reader(text, file_);
+  if (!reader.next(record))
+    throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a 'student' column");
+  auto layout = std::make_shared<SheetLayout>(read_header(record, file_, limits, info));
+  std::size_t rows = 0;
+  while (reader.next(record)) {
+    if (all_blank(record)) continue;
+    if (++rows > limits.max_sheet_rows)
+      throw Error(file_, record.line, 0,
+                  "more than " + std::to_string(limits.max_sheet_rows) +
+                      " rows of answers; split the sheet into smaller ones");
+    // rows * cells_per_row cannot overflow: rows <= max_sheet_rows and
+    // cells_per_row <= max_cells, both far below 2^32.
+    if (rows * layout->cells_per_row > limits.max_sheet_cells)
+      throw Error(file_, record.line, 0,
+                  "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
+                      std::to_string(rows) + " rows of " + std::to_string(layout->cells_per_row) +
+                      "); split the sheet into smaller ones");
+    if (on_student) {
+      Submission ignored;
+      const std::string_view field =
+          layout->student < record.fields.size() ? trim(record.fields[layout->student]) : std::string_view();
+      on_student(file_ + ":" + std::to_string(record.line), read_name(field, "student", ignored));
     }
   }
-  info.unknown_columns.clear();  // the second read of the header finds them again
-  CsvReader reader(text, file);
-  reader.next(record);
-  const SheetLayout layout = read_header(record, file, limits, info);
-  while (reader.next(record)) {
-    if (all_blank(record)) continue;  // spreadsheets export trailing ",,,," rows
-    each(read_row(record, layout, file));
+  unknown_ = std::move(info.unknown_columns);
+  layout_ = std::move(layout);
+  reader_.next(record);  // the header, read above
+}
+
+bool SheetReader::next(CsvRecord& record) {
+  while (reader_.next(record))
+    if (!all_blank(record)) return true;  // spreadsheets export trailing ",,,," rows
+  return false;
+}
+
+Submission SheetReader::submission(const CsvRecord& record) const { return read_row(record, *layout_, file_); }
+
+SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
+                     const std::function<void(Submission&&)>& each) {
+  SheetReader sheet(text, file, limits);
+  SheetInfo info;
+  info.unknown_columns = sheet.unknown_columns();
+  CsvRecord record;
+  while (sheet.next(record)) {
+    each(sheet.submission(record));
     ++info.rows;
   }
   return info;

@@ -12,11 +12,13 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "attnmark/answers.h"
+#include "csv.h"
 
 namespace attnmark {
 
@@ -104,5 +106,38 @@ struct SheetInfo {
 // escaped), whatever the sheet holds.
 SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
                      const std::function<void(Submission&&)>& each);
+
+struct SheetLayout;
+
+// A class sheet read in two steps, so that rows can become submissions on
+// several threads (read_sheet is this, in one thread):
+//
+//   SheetReader sheet(text, "class.csv", limits);   // checks the whole sheet
+//   CsvRecord row;
+//   while (sheet.next(row)) use(sheet.submission(row));
+//
+// REQUIRES: text outlives the reader.
+class SheetReader {
+ public:
+  // Checks the whole sheet and reads its header; throws Error as read_sheet
+  // does. `on_student`, when given, is called for every row that is not blank
+  // with its source ("file:line") and student id, before any row is handed out.
+  SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
+              const std::function<void(const std::string& source, const std::string& student)>& on_student = {});
+
+  // Header names that look like cells but are not (as SheetInfo).
+  const std::vector<std::string>& unknown_columns() const { return unknown_; }
+  // The next row that is not blank, in order; false at the end.
+  bool next(CsvRecord& record);
+  // One row as a submission. Thread-safe.
+  Submission submission(const CsvRecord& record) const;
+
+ private:
+  std::string_view text_;
+  std::string file_;
+  CsvReader reader_;
+  std::shared_ptr<const SheetLayout> layout_;
+  std::vector<std::string> unknown_;
+};
 
 }  // namespace attnmark

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
+#include <memory>
 #include <functional>
 #include <ostream>
 #include <set>
@@ -25,10 +26,13 @@ namespace {
 
 constexpr std::size_t batch_size = 4096;                    // submissions judged at once
 
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 bool is_sheet(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".csv";
+  return lower(fs::path(path).extension().string()) == ".csv";
 }
 
 // Every input file: the files themselves, and every regular file under a
@@ -67,37 +71,6 @@ Submission read_answer_path(const std::string& path, const ReadLimits& limits) {
   }
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trimmed(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  return std::string(s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1));
-}
-
-// The student id and source of every row of a sheet, cheaply (the student
-// column only), so duplicates are known before any row is judged. Mirrors
-// read_sheet: all-blank rows are skipped; sources are "file:line".
-void sheet_students(std::string_view text, const std::string& file,
-                    std::unordered_map<std::string, std::string>& last) {
-  CsvReader reader(text, file);
-  CsvRecord record;
-  if (!reader.next(record)) return;
-  std::size_t column = record.fields.size();
-  for (std::size_t i = 0; i < record.fields.size() && column == record.fields.size(); ++i) {
-    std::string name = lower(trimmed(record.fields[i]));
-    if (i == 0 && name.rfind("\xef\xbb\xbf", 0) == 0) name.erase(0, 3);
-    if (name == "student") column = i;
-  }
-  while (reader.next(record)) {
-    if (column >= record.fields.size()) continue;
-    const std::string id = trimmed(record.fields[column]);
-    if (!id.empty()) last[id] = file + ":" + std::to_string(record.line);
-  }
-}
 
 // One submission judged, with its report lines already rendered (on the
 // worker thread: rendering costs as much as judging).
@@ -109,14 +82,22 @@ struct Judged {
   std::string feedback_page;      // feedback files only: HTML
 };
 
+// A submission waiting to be judged: read already (an answer file), or a
+// sheet row still to be turned into one (on the worker thread).
+struct Pending {
+  Submission submission;
+  CsvRecord row;
+  const SheetReader* sheet = nullptr;  // set for a sheet row
+};
+
 // Judges `batch` on `jobs` threads; results in batch order.
-std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed,
-                                const std::vector<Submission>& batch,
+std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::vector<Pending>& batch,
                                 const std::unordered_map<std::string, std::string>& last, unsigned jobs,
                                 FeedbackMode feedback, const HtmlStyle& style) {
   std::vector<Judged> out(batch.size());
   parallel_for(batch.size(), jobs, [&](std::size_t i) {
-    const Submission& s = batch[i];
+    if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].row);
+    const Submission& s = batch[i].submission;
     std::string superseded_by;
     if (s.unreadable.empty() && !s.student.empty()) {
       auto it = last.find(s.student);
@@ -134,10 +115,10 @@ std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_
   return out;
 }
 
-// Reads every input in order, handing batches of submissions to `consume`.
-// Unreadable files and sheets become one unreadable submission each.
+// Reads every input in order, handing batches of pending submissions to
+// `consume`. Unreadable files and sheets become one unreadable submission each.
 void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
-                    const std::function<void(std::vector<Submission>&,
+                    const std::function<void(std::vector<Pending>&,
                                              const std::unordered_map<std::string, std::string>&)>& consume,
                     std::ostream& err) {
   // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
@@ -145,10 +126,12 @@ void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
   limits.max_sheet_bytes = std::size_t{256} << 20;
   limits.max_sheet_rows = 1'000'000;
   limits.max_sheet_cells = 50'000'000;
-  // Answer files are read (on every core) before anything is judged, so the
-  // last submission of each student is known; sheets are scanned for ids.
+  // Every input is read and checked before anything is judged, so the last
+  // submission of each student is known: answer files in full (on every
+  // core), sheets row by row for their student column.
   std::vector<std::optional<Submission>> parsed(files.size());
   std::vector<std::string> sheet_texts(files.size());
+  std::vector<std::unique_ptr<SheetReader>> sheets(files.size());
   std::unordered_map<std::string, std::string> last;
   parallel_for(files.size(), jobs, [&](std::size_t i) {
     if (!is_sheet(files[i])) parsed[i] = read_answer_path(files[i], limits);
@@ -161,13 +144,20 @@ void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
     }
     try {
       sheet_texts[i] = read_file(files[i], limits.max_sheet_bytes);
-      sheet_students(sheet_texts[i], files[i], last);
+      sheets[i] = std::make_unique<SheetReader>(sheet_texts[i], files[i], limits,
+                                                [&](const std::string& source, const std::string& student) {
+                                                  if (!student.empty()) last[student] = source;
+                                                });
+      for (const std::string& column : sheets[i]->unknown_columns())
+        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n", files[i],
+                           column);
     } catch (const Error& e) {
       parsed[i] = unreadable(files[i], e.file().empty() ? e.message() : e.what());
-      sheet_texts[i].clear();
+      sheets[i].reset();
+      std::string().swap(sheet_texts[i]);
     }
   }
-  std::vector<Submission> batch;
+  std::vector<Pending> batch;
   auto flush = [&] {
     if (batch.empty()) return;
     consume(batch, last);
@@ -175,22 +165,18 @@ void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
   };
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (parsed[i]) {
-      batch.push_back(std::move(*parsed[i]));
+      batch.push_back(Pending{std::move(*parsed[i]), {}, nullptr});
       parsed[i].reset();
       if (batch.size() >= batch_size) flush();
       continue;
     }
-    try {
-      const SheetInfo info = read_sheet(sheet_texts[i], files[i], limits, [&](Submission&& s) {
-        batch.push_back(std::move(s));
-        if (batch.size() >= batch_size) flush();
-      });
-      for (const std::string& column : info.unknown_columns)
-        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n", files[i],
-                           column);
-    } catch (const Error& e) {
-      batch.push_back(unreadable(files[i], e.what()));
+    CsvRecord row;
+    while (sheets[i]->next(row)) {
+      batch.push_back(Pending{{}, std::move(row), sheets[i].get()});
+      if (batch.size() >= batch_size) flush();
     }
+    flush();  // before the sheet is let go
+    sheets[i].reset();
     std::string().swap(sheet_texts[i]);
   }
   flush();
@@ -364,7 +350,7 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
                                       const std::vector<std::string>& inputs, std::ostream& err) {
   ReportWriter writer(rubric, settings);
   for_each_batch(input_files(inputs, err), settings.jobs,
-                 [&](std::vector<Submission>& batch, const std::unordered_map<std::string, std::string>& last) {
+                 [&](std::vector<Pending>& batch, const std::unordered_map<std::string, std::string>& last) {
                    for (Judged& j : judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style))
                      writer.add(j);
                  },
@@ -377,7 +363,7 @@ std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, std::optional<st
   std::vector<GradedSubmission> out;
   FileStems stems;
   for_each_batch(input_files(inputs, err), 1,
-                 [&](std::vector<Submission>& batch, const std::unordered_map<std::string, std::string>& last) {
+                 [&](std::vector<Pending>& batch, const std::unordered_map<std::string, std::string>& last) {
                    for (Judged& j : judge_batch(rubric, seed, batch, last, 1, FeedbackMode::none, HtmlStyle{})) {
                      GradedSubmission& g = j.graded;
                      g.file_stem = stems.take(g.student.empty() ? fs::path(g.source).filename().string() : g.student);
