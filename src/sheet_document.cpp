@@ -66,8 +66,8 @@ const char* part_title(Part p) {
   return "?";
 }
 
-// Builds one question of the worksheet or key. Mirrors worksheet.cpp's
-// QuestionWriter step for step; sheet_markdown() proves they agree.
+// Builds one question of the worksheet or key, laid out like the lesson's
+// tables step for step; the golden files pin every rendering of it.
 class QuestionBuilder {
  public:
   QuestionBuilder(const QuestionVariant& q, Sheet sheet, std::size_t number)
