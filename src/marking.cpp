@@ -358,20 +358,4 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
   return writer.finish();
 }
 
-std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, std::optional<std::uint64_t> seed,
-                                          const std::vector<std::string>& inputs, std::ostream& err) {
-  std::vector<GradedSubmission> out;
-  FileStems stems;
-  for_each_batch(input_files(inputs, err), 1,
-                 [&](std::vector<Pending>& batch, const std::unordered_map<std::string, std::string>& last) {
-                   for (Judged& j : judge_batch(rubric, seed, batch, last, 1, FeedbackMode::none, HtmlStyle{})) {
-                     GradedSubmission& g = j.graded;
-                     g.file_stem = stems.take(g.student.empty() ? fs::path(g.source).filename().string() : g.student);
-                     out.push_back(std::move(g));
-                   }
-                 },
-                 err);
-  return out;
-}
-
 }  // namespace attnmark

@@ -50,10 +50,6 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
 std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& settings,
                                       const std::vector<std::string>& inputs, std::ostream& err);
 
-// Reads and judges inputs in memory (for check and tests): every file and row, in order.
-std::vector<GradedSubmission> mark_inputs(const Rubric& rubric, std::optional<std::uint64_t> seed,
-                                          const std::vector<std::string>& inputs, std::ostream& err);
-
 // Gives file names to student ids: letters, digits, '-', '_' and '.', never
 // hidden, at most 64 bytes, unique without regard to case ("s1", "s1-2").
 class FileStems {
