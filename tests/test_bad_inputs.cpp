@@ -22,6 +22,8 @@
 // now; read the diff of expected.tsv before committing it.
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -210,35 +212,6 @@ namespace {
 fs::path scratch() {
   static const fs::path dir = fs::temp_directory_path() / ("attnmark-bad-inputs-test-" + std::to_string(getpid()));
   return dir;
-}
-
-// RFC 4180 records (quoted fields, "" escapes, CRLF or LF).
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> row;
-  std::string field;
-  bool quoted = false, any = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-      else if (c == '"') quoted = false;
-      else field += c;
-    } else if (c == '"') {
-      quoted = any = true;
-    } else if (c == ',') {
-      row.push_back(field), field.clear(), any = true;
-    } else if (c == '\r' || c == '\n') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      row.push_back(field), field.clear();
-      rows.push_back(row), row.clear();
-      any = false;
-    } else {
-      field += c, any = true;
-    }
-  }
-  if (any || !field.empty()) row.push_back(field), rows.push_back(row);
-  return rows;
 }
 
 // Every path under `dir` (relative), with its size, as a sorted listing.

@@ -3,6 +3,8 @@
 // uploads and on the form's CSV export. The expectations are what a fair
 // human marker gives each student, worked out by hand from their variant.
 #include <catch2/catch.hpp>
+
+#include "test_support.h"
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
@@ -40,35 +42,6 @@ Run run_cli(const std::string& args) {
 }
 
 std::string slurp(const fs::path& p) { return attnmark::read_file(p.string(), 1 << 24); }
-
-// RFC 4180 records (quoted fields, "" escapes, CRLF or LF).
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> row;
-  std::string field;
-  bool quoted = false, any = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-      else if (c == '"') quoted = false;
-      else field += c;
-    } else if (c == '"') {
-      quoted = any = true;
-    } else if (c == ',') {
-      row.push_back(field), field.clear(), any = true;
-    } else if (c == '\r' || c == '\n') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      row.push_back(field), field.clear();
-      rows.push_back(row), row.clear();
-      any = false;
-    } else {
-      field += c, any = true;
-    }
-  }
-  if (any || !field.empty()) row.push_back(field), rows.push_back(row);
-  return rows;
-}
 
 // One gradebook row as the test reads it.
 struct Row {
