@@ -34,18 +34,11 @@ const char* symbol(Verdict v) {
   return "?";
 }
 
-const char* part_heading(Part p) {
-  switch (p) {
-    case Part::query: return "query";
-    case Part::queries: return "queries";
-    case Part::keys: return "keys";
-    case Part::values: return "values";
-    case Part::scores: return "scores";
-    case Part::weights: return "weights";
-    case Part::output: return "output";
-    case Part::most_attended: return "most attended";
-  }
-  return "?";
+// A part's name for people: "most attended", not "most_attended".
+std::string part_heading(Part p) {
+  std::string name = part_name(p);
+  std::replace(name.begin(), name.end(), '_', ' ');
+  return name;
 }
 
 double max_score(const Rubric& rubric) {

@@ -209,11 +209,6 @@ std::vector<std::string> corpus_files() {
 namespace {
 
 // A scratch folder of this process's own: CTest runs test cases in parallel.
-fs::path scratch() {
-  static const fs::path dir = fs::temp_directory_path() / ("attnmark-bad-inputs-test-" + std::to_string(getpid()));
-  return dir;
-}
-
 // Every path under `dir` (relative), with its size, as a sorted listing.
 std::vector<std::string> listing(const fs::path& dir) {
   std::vector<std::string> out;

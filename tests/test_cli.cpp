@@ -1,5 +1,7 @@
 // The command line, run as a user runs it: exit codes, messages, files.
 #include <catch2/catch.hpp>
+
+#include "test_support.h"
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,30 +15,6 @@
 
 namespace {
 
-// A scratch folder of this process's own: CTest runs test cases in parallel.
-std::filesystem::path scratch() {
-  static const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("attnmark-cli-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-// Runs the attnmark binary with shell-quoted arguments.
-Run run_cli(const std::string& args) {
-  const auto dir = scratch();
-  std::filesystem::create_directories(dir);
-  const std::string out = (dir / "out").string(), err = (dir / "err").string();
-  const std::string command = std::string("cd '") + ATTNMARK_SOURCE_DIR + "' && '" + ATTNMARK_BINARY + "' " + args +
-                              " >'" + out + "' 2>'" + err + "' </dev/null";
-  const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, attnmark::read_file(out, 1 << 24), attnmark::read_file(err, 1 << 24)};
-}
 
 }  // namespace
 

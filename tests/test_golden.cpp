@@ -3,6 +3,8 @@
 // To accept a deliberate change: ATTNMARK_UPDATE_GOLDEN=1 ctest -R golden,
 // then read the diff of tests/golden/ before committing it.
 #include <catch2/catch.hpp>
+
+#include "test_support.h"
 #include <cstdlib>
 
 #include "attnmark/rubric_loader.h"
@@ -14,16 +16,6 @@ using namespace attnmark;
 
 namespace {
 
-void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(ATTNMARK_SOURCE_DIR) + "/tests/golden/" + name;
-  if (std::getenv("ATTNMARK_UPDATE_GOLDEN")) {
-    write_file(path, actual);
-    WARN("updated " << path);
-    return;
-  }
-  INFO("golden file " << path << " (ATTNMARK_UPDATE_GOLDEN=1 rewrites it)");
-  CHECK(read_file(path, 1 << 24) == actual);
-}
 
 struct Triple {
   const char* rubric;

@@ -3,6 +3,8 @@
 // and their file names, golden HTML and LaTeX, and the command line.
 // tests/test_browser.cpp prints the same pages in Chromium.
 #include <catch2/catch.hpp>
+
+#include "test_support.h"
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -36,39 +38,7 @@ const std::string source_dir = ATTNMARK_SOURCE_DIR;
 
 Rubric rubric_named(const std::string& name) { return load_rubric_file(source_dir + "/rubrics/" + name + ".yaml"); }
 
-// A scratch folder of this process's own: CTest runs test cases in parallel.
-fs::path scratch() {
-  static const fs::path dir = fs::temp_directory_path() / ("attnmark-html-test-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-// Runs the attnmark binary from the repository root with shell-quoted arguments.
-Run run_cli(const std::string& args) {
-  const fs::path dir = scratch();
-  const std::string out = (dir / "stdout").string(), err = (dir / "stderr").string();
-  const std::string command = "cd '" + source_dir + "' && '" + ATTNMARK_BINARY + "' " + args + " >'" + out + "' 2>'" +
-                              err + "' </dev/null";
-  const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(out, 1 << 26), read_file(err, 1 << 24)};
-}
-
-void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = source_dir + "/tests/golden/" + name;
-  if (std::getenv("ATTNMARK_UPDATE_GOLDEN")) {
-    write_file(path, actual);
-    WARN("updated " << path);
-    return;
-  }
-  INFO("golden file " << path << " (ATTNMARK_UPDATE_GOLDEN=1 rewrites it)");
-  CHECK(read_file(path, 1 << 24) == actual);
-}
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;

@@ -23,24 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-struct Run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-const fs::path scratch = fs::temp_directory_path() / ("attnmark-mark-class-test-" + std::to_string(getpid()));
-
-// Runs the attnmark binary from the repository root with shell-quoted arguments.
-Run run_cli(const std::string& args) {
-  fs::create_directories(scratch);
-  const std::string out = (scratch / "stdout").string(), err = (scratch / "stderr").string();
-  const std::string command = std::string("cd '") + ATTNMARK_SOURCE_DIR + "' && '" + ATTNMARK_BINARY + "' " + args +
-                              " >'" + out + "' 2>'" + err + "' </dev/null";
-  const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, attnmark::read_file(out, 1 << 24), attnmark::read_file(err, 1 << 24)};
-}
-
 std::string slurp(const fs::path& p) { return attnmark::read_file(p.string(), 1 << 24); }
 
 // One gradebook row as the test reads it.
@@ -120,9 +102,9 @@ std::vector<Expected> sheet_expected() {
 const std::string rubric = "rubrics/class-demo.yaml";
 const fs::path root = ATTNMARK_SOURCE_DIR;
 
-// Marks an input into a fresh folder under scratch; returns the folder.
+// Marks an input into a fresh folder under scratch(); returns the folder.
 fs::path mark(const std::string& input, const std::string& name, Run* run = nullptr) {
-  const fs::path out = scratch / name;
+  const fs::path out = scratch() / name;
   fs::remove_all(out);
   const Run r = run_cli("mark " + rubric + " " + input + " --out '" + out.string() + "' --force");
   INFO(r.err);
