@@ -621,7 +621,7 @@ Submission read_answer_file(std::string_view text, const std::string& source,
 
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
                          const std::function<void(const std::string&, const std::string&)>& on_student)
-    : text_(text), file_(std::move(file)), reader_(text, file_) {
+    : text_(text), file_(std::move(file)) {
   if (std::string problem = encoding_problem(text); !problem.empty())
     throw Error(file_, 0, 0, std::move(problem));
   if (text.size() > limits.max_sheet_bytes)
@@ -637,8 +637,9 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
     throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a 'student' column");
   auto layout = std::make_shared<SheetLayout>(read_header(record, file_, limits, info));
   std::size_t rows = 0;
-  while (reader.next(record)) {
-    if (all_blank(record)) continue;
+  for (CsvReader::Position at = reader.position(); reader.next(record); at = reader.position()) {
+    if (all_blank(record)) continue;  // spreadsheets export trailing ",,,," rows
+    rows_.push_back(at);
     if (++rows > limits.max_sheet_rows)
       throw Error(file_, record.line, 0,
                   "more than " + std::to_string(limits.max_sheet_rows) +
@@ -659,25 +660,22 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
   }
   unknown_ = std::move(info.unknown_columns);
   layout_ = std::move(layout);
-  reader_.next(record);  // the header, read above
 }
 
-bool SheetReader::next(CsvRecord& record) {
-  while (reader_.next(record))
-    if (!all_blank(record)) return true;  // spreadsheets export trailing ",,,," rows
-  return false;
+Submission SheetReader::submission(std::size_t index) const {
+  CsvReader reader(text_, file_, rows_[index]);
+  CsvRecord record;
+  reader.next(record);  // checked when the sheet was
+  return read_row(record, *layout_, file_);
 }
-
-Submission SheetReader::submission(const CsvRecord& record) const { return read_row(record, *layout_, file_); }
 
 SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
                      const std::function<void(Submission&&)>& each) {
   SheetReader sheet(text, file, limits);
   SheetInfo info;
   info.unknown_columns = sheet.unknown_columns();
-  CsvRecord record;
-  while (sheet.next(record)) {
-    each(sheet.submission(record));
+  for (std::size_t i = 0; i < sheet.rows(); ++i) {
+    each(sheet.submission(i));
     ++info.rows;
   }
   return info;

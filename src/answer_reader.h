@@ -113,9 +113,10 @@ struct SheetLayout;
 // several threads (read_sheet is this, in one thread):
 //
 //   SheetReader sheet(text, "class.csv", limits);   // checks the whole sheet
-//   CsvRecord row;
-//   while (sheet.next(row)) use(sheet.submission(row));
+//   for (std::size_t i = 0; i < sheet.rows(); ++i) use(sheet.submission(i));
 //
+// The check remembers where each row starts (16 bytes a row), so any row can
+// be read again on its own, on any thread.
 // REQUIRES: text outlives the reader.
 class SheetReader {
  public:
@@ -127,15 +128,17 @@ class SheetReader {
 
   // Header names that look like cells but are not (as SheetInfo).
   const std::vector<std::string>& unknown_columns() const { return unknown_; }
-  // The next row that is not blank, in order; false at the end.
-  bool next(CsvRecord& record);
-  // One row as a submission. Thread-safe.
-  Submission submission(const CsvRecord& record) const;
+  // How many rows are not blank (the header not counted).
+  std::size_t rows() const { return rows_.size(); }
+  // Row `index` (0-based, of the rows that are not blank, in sheet order) as
+  // a submission. Thread-safe.
+  // REQUIRES: index < rows().
+  Submission submission(std::size_t index) const;
 
  private:
   std::string_view text_;
   std::string file_;
-  CsvReader reader_;
+  std::vector<CsvReader::Position> rows_;  // where each row that is not blank starts
   std::shared_ptr<const SheetLayout> layout_;
   std::vector<std::string> unknown_;
 };

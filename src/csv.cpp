@@ -46,6 +46,9 @@ CsvReader::CsvReader(std::string_view text, std::string file_name)
   if (text_.substr(0, utf8_bom.size()) == utf8_bom) pos_ = line_start_ = utf8_bom.size();
 }
 
+CsvReader::CsvReader(std::string_view text, std::string file_name, Position from)
+    : text_(text), file_name_(std::move(file_name)), pos_(from.offset), line_(from.line), line_start_(from.line_start) {}
+
 bool CsvReader::next(CsvRecord& record) {
   while (skip_line_break()) {
   }  // completely empty lines are not records

@@ -44,7 +44,21 @@ struct CsvRecord {
 // REQUIRES: text outlives the reader.
 class CsvReader {
  public:
+  // Where a record starts: a byte offset, with its 1-based line and the
+  // offset of that line's first byte (for error columns).
+  struct Position {
+    std::size_t offset = 0;
+    int line = 1;
+    std::size_t line_start = 0;
+  };
+
   CsvReader(std::string_view text, std::string file_name);
+  // A reader that starts at `from`, a position() an earlier reader of the
+  // same text returned; several may read one text at once (threads).
+  CsvReader(std::string_view text, std::string file_name, Position from);
+
+  // Where the next record starts (after any empty lines it skips).
+  Position position() const { return {pos_, line_, line_start_}; }
 
   // Reads the next record into `record` (reusing its storage); returns false
   // at the end. Throws attnmark::Error(file, line, column, message) on

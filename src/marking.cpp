@@ -7,6 +7,7 @@
 #include <fstream>
 #include <memory>
 #include <functional>
+#include <future>
 #include <ostream>
 #include <set>
 #include <unordered_map>
@@ -83,11 +84,11 @@ struct Judged {
 };
 
 // A submission waiting to be judged: read already (an answer file), or a
-// sheet row still to be turned into one (on the worker thread).
+// sheet row still to be read (on the worker thread).
 struct Pending {
   Submission submission;
-  CsvRecord row;
   const SheetReader* sheet = nullptr;  // set for a sheet row
+  std::size_t row = 0;                 // which of the sheet's rows
 };
 
 // Judges `batch` on `jobs` threads; results in batch order.
@@ -97,7 +98,7 @@ std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_
   std::vector<Judged> out(batch.size());
   parallel_for(batch.size(), jobs, [&](std::size_t i) {
     if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].row);
-    const Submission& s = batch[i].submission;
+    const Submission s = std::move(batch[i].submission);  // let go here, on this thread
     std::string superseded_by;
     if (s.unreadable.empty() && !s.student.empty()) {
       auto it = last.find(s.student);
@@ -165,14 +166,13 @@ void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
   };
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (parsed[i]) {
-      batch.push_back(Pending{std::move(*parsed[i]), {}, nullptr});
+      batch.push_back(Pending{std::move(*parsed[i]), nullptr, 0});
       parsed[i].reset();
       if (batch.size() >= batch_size) flush();
       continue;
     }
-    CsvRecord row;
-    while (sheets[i]->next(row)) {
-      batch.push_back(Pending{{}, std::move(row), sheets[i].get()});
+    for (std::size_t row = 0; row < sheets[i]->rows(); ++row) {
+      batch.push_back(Pending{{}, sheets[i].get(), row});
       if (batch.size() >= batch_size) flush();
     }
     flush();  // before the sheet is let go
@@ -349,12 +349,25 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
 std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& settings,
                                       const std::vector<std::string>& inputs, std::ostream& err) {
   ReportWriter writer(rubric, settings);
+  // With more than one job, a batch is written (on its own thread) while the
+  // next is judged; --jobs 1 is one thread throughout.
+  std::future<void> writing;
+  auto wait_for_writing = [&] {
+    if (writing.valid()) writing.get();
+  };
   for_each_batch(input_files(inputs, err), settings.jobs,
                  [&](std::vector<Pending>& batch, const std::unordered_map<std::string, std::string>& last) {
-                   for (Judged& j : judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style))
-                     writer.add(j);
+                   auto judged = std::make_shared<std::vector<Judged>>(
+                       judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style));
+                   wait_for_writing();
+                   writing = std::async(settings.jobs > 1 ? std::launch::async : std::launch::deferred, [&writer, judged] {
+                     for (Judged& j : *judged) writer.add(j);
+                     judged->clear();  // freed here, not on a judging thread
+                   });
+                   if (settings.jobs == 1) wait_for_writing();
                  },
                  err);
+  wait_for_writing();
   return writer.finish();
 }
 

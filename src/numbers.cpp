@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <string_view>
 #include <fmt/format.h>
 
@@ -11,7 +13,7 @@ namespace {
 
 // x in fixed notation into buf (exactly rounded, as printf would); returns
 // the end. No "-0": a result that shows as zero loses its sign.
-char* fixed(char* buf, char* end, double x, int decimals) {
+char* slow_fixed(char* buf, char* end, double x, int decimals) {
   char* stop = std::to_chars(buf, end, x, std::chars_format::fixed, decimals).ptr;
   if (buf[0] == '-' && std::string_view(buf + 1, static_cast<std::size_t>(stop - buf - 1)).find_first_not_of("0.") ==
                            std::string_view::npos) {
@@ -21,6 +23,51 @@ char* fixed(char* buf, char* end, double x, int decimals) {
   return stop;
 }
 
+constexpr double powers_of_ten[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+// The fast path of both functions below, taken for nearly every number a
+// marker sees: x·10^d rounded to a whole number n, computed in double. The
+// product is within half an ulp (at most 2^-13 below 2^40) of the exact
+// x·10^d, so when it is further than 2^-10 from a half-way point the exact
+// value rounds to the same n. Otherwise (ties, huge or odd values) false,
+// and the callers take the exact, slower path through to_chars.
+bool scaled(double x, int decimals, std::int64_t& n) {
+  if (decimals < 0 || decimals > 15) return false;
+  const double y = x * powers_of_ten[decimals];
+  if (!(std::fabs(y) < 0x1p40)) return false;  // also false for NaN
+  const double below = std::floor(y);
+  const double fraction = y - below;  // exact: y and floor(y) are close doubles
+  if (std::fabs(fraction - 0.5) <= 0x1p-10) return false;
+  n = static_cast<std::int64_t>(below) + (fraction > 0.5 ? 1 : 0);
+  return true;
+}
+
+// n·10^-decimals in fixed notation, as to_chars would write it; no "-0".
+char* write_scaled(char* out, std::int64_t n, int decimals) {
+  if (n < 0) *out++ = '-';
+  std::uint64_t m = n < 0 ? static_cast<std::uint64_t>(-n) : static_cast<std::uint64_t>(n);
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + m % 10);
+    m /= 10;
+  } while (m != 0);
+  while (count <= decimals) digits[count++] = '0';  // at least one digit before the point
+  for (int i = count - 1; i >= decimals; --i) *out++ = digits[i];
+  if (decimals > 0) {
+    *out++ = '.';
+    for (int i = decimals - 1; i >= 0; --i) *out++ = digits[i];
+  }
+  return out;
+}
+
+char* fixed(char* buf, char* end, double x, int decimals) {
+  std::int64_t n = 0;
+  if (scaled(x, decimals, n)) return write_scaled(buf, n, decimals);
+  return slow_fixed(buf, end, x, decimals);
+}
+
 }  // namespace
 
 std::string format_fixed(double x, int decimals) {
@@ -28,14 +75,32 @@ std::string format_fixed(double x, int decimals) {
   return std::string(buf, fixed(buf, buf + sizeof buf, x, decimals));
 }
 
-double round_to(double x, int decimals) {
+void append_fixed(std::string& out, double x, int decimals) {
   char buf[400];
-  char* stop = fixed(buf, buf + sizeof buf, x, decimals);
+  out.append(buf, fixed(buf, buf + sizeof buf, x, decimals));
+}
+
+double round_to(double x, int decimals) {
+  std::int64_t n = 0;
+  // n and 10^d are exact doubles, so one correctly rounded division gives
+  // the double nearest the decimal n·10^-d, as from_chars would.
+  if (scaled(x, decimals, n)) return static_cast<double>(n) / powers_of_ten[decimals];
+  char buf[400];
+  char* stop = slow_fixed(buf, buf + sizeof buf, x, decimals);
   double out = 0;
   std::from_chars(buf, stop, out);
   return out;
 }
 
-std::string format_exact(double x) { return fmt::format("{}", x); }
+// fmt's shortest form (not to_chars': that writes 1e+05 for 100000).
+std::string format_exact(double x) {
+  char buf[40];
+  return std::string(buf, fmt::format_to(buf, "{}", x));
+}
+
+void append_exact(std::string& out, double x) {
+  char buf[40];
+  out.append(buf, fmt::format_to(buf, "{}", x));
+}
 
 }  // namespace attnmark

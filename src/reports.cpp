@@ -112,18 +112,22 @@ namespace {
 // A JSON string: quotes, backslashes and control characters escaped.
 void json_string(std::string& out, std::string_view text) {
   out += '"';
-  for (unsigned char c : text) {
+  std::size_t plain = 0;  // start of the run of characters copied as they are
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += static_cast<char>(c);
+      default: out += fmt::format("\\u{:04x}", c);
     }
   }
+  out.append(text.data() + plain, text.size() - plain);
   out += '"';
 }
 
@@ -141,7 +145,9 @@ void json_strings(std::string& out, const std::vector<std::string>& list) {
 // Written by hand rather than through a JSON library: a course of 100,000
 // students writes millions of cells, and this is the hot path.
 std::string feedback_json(const GradedSubmission& g) {
-  std::string out = "{\"student\":";
+  std::string out;
+  out.reserve(4096);
+  out += "{\"student\":";
   json_string(out, g.student);
   out += ",\"variant\":";
   json_string(out, g.variant);
@@ -151,11 +157,17 @@ std::string feedback_json(const GradedSubmission& g) {
   json_string(out, g.status);
   out += ",\"reason\":";
   json_string(out, g.reason);
-  out += ",\"score\":" + (g.marked ? format_exact(g.marked->score) : std::string("null"));
-  out += ",\"max_score\":" + (g.marked ? format_exact(g.marked->max_score) : std::string("null"));
+  auto number = [&](const char* key, double x) {
+    out += key;
+    append_exact(out, x);
+  };
   if (g.marked) {
+    number(",\"score\":", g.marked->score);
+    number(",\"max_score\":", g.marked->max_score);
     out += ",\"notes\":";
     json_strings(out, g.marked->notes);
+  } else {
+    out += ",\"score\":null,\"max_score\":null";
   }
   out += ",\"questions\":[";
   if (g.marked) {
@@ -164,13 +176,16 @@ std::string feedback_json(const GradedSubmission& g) {
       if (qi) out += ',';
       out += "{\"id\":";
       json_string(out, q.id);
-      out += ",\"score\":" + format_exact(q.score) + ",\"max_score\":" + format_exact(q.max_score) + ",\"parts\":{";
+      number(",\"score\":", q.score);
+      number(",\"max_score\":", q.max_score);
+      out += ",\"parts\":{";
       for (std::size_t pi = 0; pi < q.parts.size(); ++pi) {
         const PartResult& p = q.parts[pi];
         if (pi) out += ',';
         json_string(out, part_name(p.part));
-        out += ":{\"score\":" + format_exact(p.score) + ",\"max_score\":" + format_exact(p.max_score);
-        out += std::string(",\"follow_through\":") + (p.follow_through ? "true" : "false") + ",\"diagnoses\":";
+        number(":{\"score\":", p.score);
+        number(",\"max_score\":", p.max_score);
+        out += p.follow_through ? ",\"follow_through\":true,\"diagnoses\":" : ",\"follow_through\":false,\"diagnoses\":";
         json_strings(out, p.diagnoses);
         out += ",\"hints\":";
         json_strings(out, p.hints);
@@ -182,7 +197,8 @@ std::string feedback_json(const GradedSubmission& g) {
           json_string(out, c.label);
           out += ",\"given\":";
           json_string(out, c.given);
-          out += ",\"value\":" + (c.value ? format_exact(*c.value) : c.masked ? std::string("\"masked\"") : std::string("null"));
+          if (c.value) number(",\"value\":", *c.value);
+          else out += c.masked ? ",\"value\":\"masked\"" : ",\"value\":null";
           out += ",\"verdict\":";
           json_string(out, verdict_name(c.verdict));
           if (!c.note.empty()) {
@@ -196,7 +212,8 @@ std::string feedback_json(const GradedSubmission& g) {
       out += "}}";
     }
   }
-  return out + "]}";
+  out += "]}";
+  return out;
 }
 
 std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {

@@ -14,10 +14,16 @@ namespace attnmark {
 // REQUIRES: x finite, 0 <= decimals <= 15.
 std::string format_fixed(double x, int decimals);
 
+// format_fixed(x, decimals) appended to out, without a temporary string.
+void append_fixed(std::string& out, double x, int decimals);
+
 // x rounded to `decimals` places: the double nearest format_fixed(x, decimals).
 double round_to(double x, int decimals);
 
 // x in its shortest round-trip form, for machine-readable output ("0.1").
 std::string format_exact(double x);
+
+// format_exact(x) appended to out.
+void append_exact(std::string& out, double x);
 
 }  // namespace attnmark
