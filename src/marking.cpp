@@ -73,16 +73,6 @@ Submission read_answer_path(const std::string& path, const ReadLimits& limits) {
 }
 
 
-// One submission judged, with its report lines already rendered (on the
-// worker thread: rendering costs as much as judging).
-struct Judged {
-  GradedSubmission graded;
-  std::string gradebook_line;
-  std::string feedback;           // JSON, when feedback is wanted
-  std::string feedback_markdown;  // feedback files only
-  std::string feedback_page;      // feedback files only: HTML
-};
-
 // A submission waiting to be judged: read already (an answer file), or a
 // sheet row still to be read (on the worker thread).
 struct Pending {
@@ -91,29 +81,60 @@ struct Pending {
   std::size_t row = 0;                 // which of the sheet's rows
 };
 
-// Judges `batch` on `jobs` threads; results in batch order.
-std::vector<Judged> judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::vector<Pending>& batch,
-                                const std::unordered_map<std::string, std::string>& last, unsigned jobs,
-                                FeedbackMode feedback, const HtmlStyle& style) {
-  std::vector<Judged> out(batch.size());
-  parallel_for(batch.size(), jobs, [&](std::size_t i) {
-    if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].row);
-    const Submission s = std::move(batch[i].submission);  // let go here, on this thread
-    std::string superseded_by;
-    if (s.unreadable.empty() && !s.student.empty()) {
-      auto it = last.find(s.student);
-      if (it != last.end() && it->second != s.source) superseded_by = it->second;
-    }
-    Judged& j = out[i];
-    j.graded = judge(rubric, seed, s, superseded_by);
-    j.gradebook_line = gradebook_row(rubric, j.graded);
-    if (feedback != FeedbackMode::none) j.feedback = feedback_json(j.graded);
-    if (feedback == FeedbackMode::files) {
-      j.feedback_markdown = feedback_markdown(rubric, j.graded, rubric.reveal_in_feedback);
-      j.feedback_page = feedback_html(rubric, j.graded, rubric.reveal_in_feedback, style);
+// One student's feedback files (feedback files only).
+struct FeedbackFiles {
+  std::string json, markdown, html;
+};
+
+// A run of consecutive submissions, judged by one thread, with everything
+// they add to the reports rendered in order. Chunks are the same whatever
+// the number of threads, so the reports are too. Their text buffers are
+// reused from batch to batch.
+struct Chunk {
+  std::string gradebook;             // their gradebook rows
+  std::string jsonl;                 // their feedback.jsonl lines (feedback jsonl)
+  std::vector<FeedbackFiles> files;  // theirs, in order (feedback files)
+  std::optional<ClassSummary> summary;
+};
+
+constexpr std::size_t chunk_size = 256;  // submissions in a chunk
+
+// Judges `batch` on `jobs` threads into `chunks` (one per chunk_size submissions).
+void judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::vector<Pending>& batch,
+                 const std::unordered_map<std::string, std::string>& last, unsigned jobs, FeedbackMode feedback,
+                 const HtmlStyle& style, std::vector<Chunk>& chunks) {
+  chunks.resize((batch.size() + chunk_size - 1) / chunk_size);
+  parallel_for(chunks.size(), jobs, [&](std::size_t c) {
+    Chunk& chunk = chunks[c];
+    chunk.gradebook.clear();
+    chunk.jsonl.clear();
+    chunk.summary.emplace(rubric);
+    const std::size_t first = c * chunk_size, end = std::min(batch.size(), first + chunk_size);
+    chunk.files.resize(feedback == FeedbackMode::files ? end - first : 0);
+    for (std::size_t i = first; i < end; ++i) {
+      if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].row);
+      const Submission s = std::move(batch[i].submission);  // let go here, on this thread
+      std::string superseded_by;
+      if (s.unreadable.empty() && !s.student.empty()) {
+        auto it = last.find(s.student);
+        if (it != last.end() && it->second != s.source) superseded_by = it->second;
+      }
+      const GradedSubmission graded = judge(rubric, seed, s, superseded_by);
+      append_gradebook_row(chunk.gradebook, rubric, graded);
+      if (feedback == FeedbackMode::jsonl) {
+        append_feedback_json(chunk.jsonl, graded);
+        chunk.jsonl += '\n';
+      } else if (feedback == FeedbackMode::files) {
+        FeedbackFiles& f = chunk.files[i - first];
+        f.json.clear();
+        append_feedback_json(f.json, graded);
+        f.json += '\n';
+        f.markdown = feedback_markdown(rubric, graded, rubric.reveal_in_feedback);
+        f.html = feedback_html(rubric, graded, rubric.reveal_in_feedback, style);
+      }
+      chunk.summary->add(graded);
     }
   });
-  return out;
 }
 
 // Reads every input in order, handing batches of pending submissions to
@@ -205,23 +226,24 @@ class ReportWriter {
     if (settings.feedback == FeedbackMode::jsonl) open(jsonl_, "feedback.jsonl");
   }
 
-  void add(Judged& j) {
-    GradedSubmission& g = j.graded;
-    g.file_stem = stems_.take(g.student.empty() ? fs::path(g.source).filename().string() : g.student);
-    gradebook_ << j.gradebook_line;
-    switch (settings_.feedback) {
-      case FeedbackMode::files: {
+  // Adds a chunk's submissions, after those added before. Empties the chunk.
+  void add(Chunk& chunk) {
+    gradebook_ << chunk.gradebook;
+    if (settings_.feedback == FeedbackMode::jsonl) jsonl_ << chunk.jsonl;
+    std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      ClassSummary::Row& row = rows[i];
+      row.file_stem = stems_.take(row.student.empty() ? fs::path(row.source).filename().string() : row.student);
+      if (settings_.feedback == FeedbackMode::files) {
         const fs::path dir = root_ / "feedback";
-        write_file((dir / (g.file_stem + ".json")).string(), j.feedback + "\n");
-        write_file((dir / (g.file_stem + ".md")).string(), j.feedback_markdown);
-        write_file((dir / (g.file_stem + ".html")).string(), j.feedback_page);
-        break;
+        write_file((dir / (row.file_stem + ".json")).string(), chunk.files[i].json);
+        write_file((dir / (row.file_stem + ".md")).string(), chunk.files[i].markdown);
+        write_file((dir / (row.file_stem + ".html")).string(), chunk.files[i].html);
       }
-      case FeedbackMode::jsonl: jsonl_ << j.feedback << '\n'; break;
-      case FeedbackMode::none: break;
+      ++statuses_[row.status];
     }
-    summary_.add(g);
-    ++statuses_[g.status];
+    summary_.append(std::move(*chunk.summary));
+    chunk.summary.reset();
   }
 
   std::map<std::string, int> finish() {
@@ -351,20 +373,22 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
   ReportWriter writer(rubric, settings);
   // With more than one job, a batch is written (on its own thread) while the
   // next is judged; --jobs 1 is one thread throughout.
+  std::vector<Chunk> judging, written;
   std::future<void> writing;
   auto wait_for_writing = [&] {
     if (writing.valid()) writing.get();
   };
   for_each_batch(input_files(inputs, err), settings.jobs,
                  [&](std::vector<Pending>& batch, const std::unordered_map<std::string, std::string>& last) {
-                   auto judged = std::make_shared<std::vector<Judged>>(
-                       judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style));
+                   judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style,
+                               judging);
                    wait_for_writing();
-                   writing = std::async(settings.jobs > 1 ? std::launch::async : std::launch::deferred, [&writer, judged] {
-                     for (Judged& j : *judged) writer.add(j);
-                     judged->clear();  // freed here, not on a judging thread
-                   });
-                   if (settings.jobs == 1) wait_for_writing();
+                   std::swap(judging, written);
+                   auto write = [&writer, &written] {
+                     for (Chunk& chunk : written) writer.add(chunk);
+                   };
+                   if (settings.jobs > 1) writing = std::async(std::launch::async, write);
+                   else write();
                  },
                  err);
   wait_for_writing();

@@ -86,6 +86,19 @@ void ClassSummary::add(const GradedSubmission& g) {
   for (const std::string& d : seen) ++mistakes_[d];
 }
 
+void ClassSummary::append(ClassSummary&& later) {
+  if (rows_.empty()) rows_.reserve(4096);
+  rows_.insert(rows_.end(), std::make_move_iterator(later.rows_.begin()), std::make_move_iterator(later.rows_.end()));
+  scores_.insert(scores_.end(), later.scores_.begin(), later.scores_.end());
+  for (std::size_t q = 0; q < parts_.size(); ++q)
+    for (std::size_t p = 0; p < parts_[q].size(); ++p) {
+      parts_[q][p].marked += later.parts_[q][p].marked;
+      parts_[q][p].full += later.parts_[q][p].full;
+      parts_[q][p].total += later.parts_[q][p].total;
+    }
+  for (const auto& [code, count] : later.mistakes_) mistakes_[code] += count;
+}
+
 std::string score_text(double score) {
   std::string text = format_fixed(score, 2);
   while (text.back() == '0') text.pop_back();
@@ -95,18 +108,40 @@ std::string score_text(double score) {
 
 std::string gradebook_header(const Rubric& rubric) {
   std::string out = "student,variant,status,score,max_score";
-  for (const QuestionSpec& q : rubric.questions) out += "," + csv_field(q.id);
-  return out + ",source,reason\r\n";
+  for (const QuestionSpec& q : rubric.questions) {
+    out += ',';
+    out += csv_field(q.id);
+  }
+  out += ",source,reason\r\n";
+  return out;
 }
 
 std::string gradebook_row(const Rubric& rubric, const GradedSubmission& g) {
-  std::string out = csv_text_field(g.student) + "," + csv_text_field(g.variant) + "," + g.status + ",";
-  out += (g.marked ? score_text(g.marked->score) : std::string()) + "," + score_text(max_score(rubric));
-  for (std::size_t i = 0; i < rubric.questions.size(); ++i)
-    out += "," + (g.marked ? score_text(g.marked->questions[i].score) : std::string());
-  return out + "," + csv_text_field(g.source) + "," + csv_text_field(g.reason) + "\r\n";
+  std::string out;
+  append_gradebook_row(out, rubric, g);
+  return out;
 }
 
+void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
+  out += csv_text_field(g.student);
+  out += ',';
+  out += csv_text_field(g.variant);
+  out += ',';
+  out += g.status;
+  out += ',';
+  if (g.marked) out += score_text(g.marked->score);
+  out += ',';
+  out += score_text(max_score(rubric));
+  for (std::size_t i = 0; i < rubric.questions.size(); ++i) {
+    out += ',';
+    if (g.marked) out += score_text(g.marked->questions[i].score);
+  }
+  out += ',';
+  out += csv_text_field(g.source);
+  out += ',';
+  out += csv_text_field(g.reason);
+  out += "\r\n";
+}
 namespace {
 
 // A JSON string: quotes, backslashes and control characters escaped.
@@ -146,7 +181,11 @@ void json_strings(std::string& out, const std::vector<std::string>& list) {
 // students writes millions of cells, and this is the hot path.
 std::string feedback_json(const GradedSubmission& g) {
   std::string out;
-  out.reserve(4096);
+  append_feedback_json(out, g);
+  return out;
+}
+
+void append_feedback_json(std::string& out, const GradedSubmission& g) {
   out += "{\"student\":";
   json_string(out, g.student);
   out += ",\"variant\":";
@@ -213,7 +252,6 @@ std::string feedback_json(const GradedSubmission& g) {
     }
   }
   out += "]}";
-  return out;
 }
 
 std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {

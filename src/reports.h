@@ -41,8 +41,12 @@ class ClassSummary {
   explicit ClassSummary(const Rubric& rubric);
   // REQUIRES: graded was marked against `rubric`'s questions (when marked).
   void add(const GradedSubmission& graded);
+  // Adds the submissions of `later` (a summary of the same rubric) after
+  // these. Totals are summed per summary, then summary by summary.
+  void append(ClassSummary&& later);
 
   const std::vector<Row>& rows() const { return rows_; }
+  std::vector<Row>& rows() { return rows_; }  // to name the feedback files
   const std::vector<double>& scores() const { return scores_; }  // marked, not duplicates
   const PartStats& part(std::size_t question, std::size_t part) const { return parts_[question][part]; }
   // Number of students with each mistake code.
@@ -61,6 +65,8 @@ class ClassSummary {
 // feedback/<student>.json and each line of feedback.jsonl: the marks of
 // every cell, as one line of JSON (no newline at the end).
 std::string feedback_json(const GradedSubmission& graded);
+// The same appended to out.
+void append_feedback_json(std::string& out, const GradedSubmission& graded);
 
 // feedback/<student>.md: the same for the student to read. Reference
 // answers are shown only when `reveal` is true.
@@ -72,6 +78,8 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
 // The gradebook's header line, and one submission's line (CRLF-terminated).
 std::string gradebook_header(const Rubric& rubric);
 std::string gradebook_row(const Rubric& rubric, const GradedSubmission& graded);
+// The same appended to out.
+void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
 
 // Mean and median of the marked scores (0 when none).
 double mean(const std::vector<double>& values);
