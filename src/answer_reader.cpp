@@ -573,8 +573,14 @@ Submission read_row(const CsvRecord& record, const SheetLayout& layout, const st
   for (const auto& [question, parts] : layout.shapes)
     for (const auto& [part, shape] : parts)
       s.answers[question][part].rows.assign(shape.first, std::vector<std::string>(shape.second));
-  for (const CellColumn& cell : layout.cells)
-    s.answers[cell.question][cell.part].rows[cell.row][cell.col] = field(cell.field);
+  PartAnswer* part = nullptr;  // the part of the cell before, looked up again only when it changes
+  const CellColumn* before = nullptr;
+  for (const CellColumn& cell : layout.cells) {
+    if (!before || cell.part != before->part || cell.question != before->question)
+      part = &s.answers[cell.question][cell.part];
+    part->rows[cell.row][cell.col] = field(cell.field);
+    before = &cell;
+  }
   return s;
 }
 
@@ -664,7 +670,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
 
 Submission SheetReader::submission(std::size_t index) const {
   CsvReader reader(text_, file_, rows_[index]);
-  CsvRecord record;
+  thread_local CsvRecord record;  // its fields' storage is reused row after row
   reader.next(record);  // checked when the sheet was
   return read_row(record, *layout_, file_);
 }

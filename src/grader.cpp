@@ -99,7 +99,7 @@ const PartAnswer* find_part(const Submission& s, const std::string& question, Pa
   return pa == qa->second.end() ? nullptr : &pa->second;
 }
 
-std::string cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
+std::string_view cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
   if (!a || r >= a->rows.size() || c >= a->rows[r].size()) return {};
   return a->rows[r][c];
 }
@@ -148,7 +148,7 @@ class QuestionGrader {
 
   // The student's cells of a part, read once: text and reading per cell of the reference's shape.
   struct Written {
-    std::vector<std::vector<std::string>> text;
+    std::vector<std::vector<std::string_view>> text;  // into the submission
     std::vector<std::vector<CellReading>> read;
     bool answered = false;  // something written (a blank masked score does not count)
   };
@@ -160,9 +160,11 @@ class QuestionGrader {
     const Matrix& ref = truth(p);
     const PartAnswer* a = find_part(s_, spec_.id, p);
     const bool masked_allowed = p == Part::scores && spec_.mask == Mask::causal;
+    w.text.resize(ref.size());
+    w.read.resize(ref.size());
     for (std::size_t r = 0; r < ref.size(); ++r) {
-      w.text.emplace_back();
-      w.read.emplace_back();
+      w.text[r].reserve(ref[r].size());
+      w.read[r].reserve(ref[r].size());
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         w.text[r].push_back(cell_text(a, r, c));
         w.read[r].push_back(read_number(w.text[r][c], masked_allowed));
@@ -285,6 +287,9 @@ class QuestionGrader {
     result.max_score = marking.marks;
     std::size_t cells = 0, right = 0, carried_cells = 0;
     const Written& w = written(p);
+    std::size_t all_cells = 0;
+    for (const Vector& row : ref) all_cells += row.size();
+    result.cells.reserve(all_cells);
     for (std::size_t r = 0; r < ref.size(); ++r) {
       std::vector<Tolerance> carried_row;  // computed when first needed
       for (std::size_t c = 0; c < ref[r].size(); ++c) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace attnmark {
@@ -95,12 +96,12 @@ double round_to(double x, int decimals) {
 // fmt's shortest form (not to_chars': that writes 1e+05 for 100000).
 std::string format_exact(double x) {
   char buf[40];
-  return std::string(buf, fmt::format_to(buf, "{}", x));
+  return std::string(buf, fmt::format_to(buf, FMT_COMPILE("{}"), x));
 }
 
 void append_exact(std::string& out, double x) {
   char buf[40];
-  out.append(buf, fmt::format_to(buf, "{}", x));
+  out.append(buf, fmt::format_to(buf, FMT_COMPILE("{}"), x));
 }
 
 }  // namespace attnmark

@@ -55,15 +55,16 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
   const bool unique_top =
       c.unique_top_weight ||
       std::find(spec.ask.begin(), spec.ask.end(), Part::most_attended) != spec.ask.end();
+  if (!unique_top && !c.distinct_weights) return {};
+  const std::vector<std::size_t> tokens = q.query_rows();
+  std::vector<double> shown;  // each weight as the student writes it: two show alike when these are equal
   for (std::size_t r = 0; r < q.weights.size(); ++r) {
     const Vector& row = q.weights[r];
-    const std::size_t token = q.query_rows()[r];
-    if (!unique_top && !c.distinct_weights) break;
-    // Each weight as the student writes it, formatted once.
-    std::vector<std::string> shown;
-    for (double w : row) shown.push_back(format_fixed(w, decimals));
+    const std::size_t token = tokens[r];
+    shown.clear();
+    for (double w : row) shown.push_back(round_to(w, decimals));
     if (unique_top) {
-      const std::string& top = shown[q.most_attended[r]];
+      const double top = shown[q.most_attended[r]];
       for (std::size_t j = 0; j < row.size(); ++j)
         if (j != q.most_attended[r] && shown[j] == top)
           return fmt::format("the query of '{}' has no single largest weight at {} decimals",
@@ -74,7 +75,7 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
         for (std::size_t j = i + 1; j < row.size(); ++j)
           if (q.scores[r][i] != masked_score && q.scores[r][j] != masked_score && shown[i] == shown[j])
             return fmt::format("two weights of the query of '{}' are both {} at {} decimals",
-                               q.tokens[token], shown[i], decimals);
+                               q.tokens[token], format_fixed(row[i], decimals), decimals);
     }
   }
   return {};
