@@ -41,15 +41,19 @@ Matrix draw(const InputSpec& input, std::size_t rows, std::size_t cols, Pcg32& r
   return out;
 }
 
-// Why a drawn question is unfair, or empty when it is fine.
-std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q) {
+// Why a drawn question is unfair, or empty when it is fine. Looks at the
+// scores, weights and most attended tokens only (the output is not needed).
+// With `explain` false, a failure is "x" rather than a sentence: most draws
+// fail a constraint, and only the last failure is ever reported.
+std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q, bool explain) {
   const Constraints& c = spec.constraints;
   if (c.max_abs_score) {
     for (const Vector& row : q.scores)
       for (double s : row)
         if (s != masked_score && std::fabs(s) > *c.max_abs_score)
-          return fmt::format("a score of {} is beyond max_abs_score {}", format_exact(s),
-                             format_exact(*c.max_abs_score));
+          return explain ? fmt::format("a score of {} is beyond max_abs_score {}", format_exact(s),
+                                       format_exact(*c.max_abs_score))
+                         : "x";
   }
   const int decimals = spec.decimals(Part::weights);
   const bool unique_top =
@@ -67,34 +71,39 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
       const double top = shown[q.most_attended[r]];
       for (std::size_t j = 0; j < row.size(); ++j)
         if (j != q.most_attended[r] && shown[j] == top)
-          return fmt::format("the query of '{}' has no single largest weight at {} decimals",
-                             q.tokens[token], decimals);
+          return explain ? fmt::format("the query of '{}' has no single largest weight at {} decimals",
+                                       q.tokens[token], decimals)
+                         : "x";
     }
     if (c.distinct_weights) {
       for (std::size_t i = 0; i < row.size(); ++i)
         for (std::size_t j = i + 1; j < row.size(); ++j)
           if (q.scores[r][i] != masked_score && q.scores[r][j] != masked_score && shown[i] == shown[j])
-            return fmt::format("two weights of the query of '{}' are both {} at {} decimals",
-                               q.tokens[token], format_fixed(row[i], decimals), decimals);
+            return explain ? fmt::format("two weights of the query of '{}' are both {} at {} decimals",
+                                         q.tokens[token], format_fixed(row[i], decimals), decimals)
+                           : "x";
     }
   }
   return {};
 }
 
-// One draw of a question: tokens, asking token, inputs, then the answers.
+// One draw of a question: tokens, asking token, inputs, then scores,
+// weights and most attended tokens (the output is left to the caller, for
+// draws that pass the constraints).
 QuestionVariant draw_question(const QuestionSpec& spec, Pcg32& rng) {
   QuestionVariant q;
   q.spec = &spec;
   if (spec.tokens.from_bank) {
-    // Partial Fisher–Yates: `count` distinct words in drawn order.
-    std::vector<std::string> bank = spec.tokens.words;
+    // Partial Fisher–Yates over the bank's indices: `count` distinct words in drawn order.
+    std::vector<std::uint32_t> bank(spec.tokens.words.size());
+    for (std::uint32_t i = 0; i < bank.size(); ++i) bank[i] = i;
     for (int i = 0; i < spec.tokens.count; ++i) {
       const std::uint32_t left = static_cast<std::uint32_t>(bank.size()) - static_cast<std::uint32_t>(i);
       const std::size_t j = static_cast<std::size_t>(i) + rng.below(left);
       std::swap(bank[static_cast<std::size_t>(i)], bank[j]);
     }
-    bank.resize(static_cast<std::size_t>(spec.tokens.count));
-    q.tokens = std::move(bank);
+    q.tokens.reserve(static_cast<std::size_t>(spec.tokens.count));
+    for (int i = 0; i < spec.tokens.count; ++i) q.tokens.push_back(spec.tokens.words[bank[static_cast<std::size_t>(i)]]);
   } else {
     q.tokens = spec.tokens.words;
   }
@@ -139,7 +148,6 @@ QuestionVariant draw_question(const QuestionSpec& spec, Pcg32& rng) {
   }
   q.scores = attention_scores(q.queries, q.keys, q.scale, spec.mask, q.query_rows());
   q.weights = softmax_rows(q.scores);
-  q.output = mix_values(q.weights, q.values);
   q.most_attended = attnmark::most_attended(q.weights);
   return q;
 }
@@ -192,8 +200,9 @@ Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed, std::uint
     std::string why;
     for (int attempt = 0; attempt < draws; ++attempt) {
       QuestionVariant q = draw_question(spec, rng);
-      why = broken_constraint(spec, q);
+      why = broken_constraint(spec, q, attempt + 1 == draws);
       if (why.empty()) {
+        q.output = mix_values(q.weights, q.values);
         v.questions.push_back(std::move(q));
         break;
       }
