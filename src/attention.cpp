@@ -31,21 +31,31 @@ double portable_exp(double x) {
   return std::ldexp(y, static_cast<int>(k));
 }
 
-Matrix multiply(const Matrix& a, const Matrix& b) {
+void reshape(Matrix& m, std::size_t rows, std::size_t cols) {
+  m.resize(rows);
+  for (Vector& row : m) row.resize(cols);
+}
+
+void multiply_into(const Matrix& a, const Matrix& b, Matrix& out) {
   const std::size_t cols = b.empty() ? 0 : b[0].size();
-  Matrix out(a.size(), Vector(cols, 0.0));
+  reshape(out, a.size(), cols);
   for (std::size_t i = 0; i < a.size(); ++i)
     for (std::size_t j = 0; j < cols; ++j) {
       double sum = 0;
       for (std::size_t k = 0; k < b.size(); ++k) sum += a[i][k] * b[k][j];
       out[i][j] = sum;
     }
+}
+
+Matrix multiply(const Matrix& a, const Matrix& b) {
+  Matrix out;
+  multiply_into(a, b, out);
   return out;
 }
 
-Matrix attention_scores(const Matrix& queries, const Matrix& keys, double scale,
-                        Mask mask, const std::vector<std::size_t>& query_tokens) {
-  Matrix out(queries.size(), Vector(keys.size(), 0.0));
+void attention_scores_into(const Matrix& queries, const Matrix& keys, double scale, Mask mask,
+                           const std::vector<std::size_t>& query_tokens, Matrix& out) {
+  reshape(out, queries.size(), keys.size());
   for (std::size_t r = 0; r < queries.size(); ++r)
     for (std::size_t j = 0; j < keys.size(); ++j) {
       if (mask == Mask::causal && j > query_tokens[r]) {
@@ -56,23 +66,34 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, double scale,
       for (std::size_t k = 0; k < keys[j].size(); ++k) dot += queries[r][k] * keys[j][k];
       out[r][j] = scale == 1.0 ? dot : dot / scale;
     }
+}
+
+Matrix attention_scores(const Matrix& queries, const Matrix& keys, double scale,
+                        Mask mask, const std::vector<std::size_t>& query_tokens) {
+  Matrix out;
+  attention_scores_into(queries, keys, scale, mask, query_tokens, out);
   return out;
 }
 
-Matrix softmax_rows(const Matrix& scores) {
-  Matrix out(scores.size());
+void softmax_rows_into(const Matrix& scores, Matrix& out) {
+  out.resize(scores.size());
   for (std::size_t r = 0; r < scores.size(); ++r) {
     double top = masked_score;
     for (double s : scores[r]) top = std::max(top, s);
-    Vector powers(scores[r].size());
+    Vector& powers = out[r];
+    powers.resize(scores[r].size());
     double total = 0;
     for (std::size_t j = 0; j < powers.size(); ++j) {
       powers[j] = scores[r][j] == masked_score ? 0.0 : portable_exp(scores[r][j] - top);
       total += powers[j];
     }
     for (double& p : powers) p /= total;
-    out[r] = std::move(powers);
   }
+}
+
+Matrix softmax_rows(const Matrix& scores) {
+  Matrix out;
+  softmax_rows_into(scores, out);
   return out;
 }
 
@@ -80,14 +101,19 @@ Matrix mix_values(const Matrix& weights, const Matrix& values) {
   return multiply(weights, values);
 }
 
-std::vector<std::size_t> most_attended(const Matrix& weights) {
-  std::vector<std::size_t> out;
+void most_attended_into(const Matrix& weights, std::vector<std::size_t>& out) {
+  out.clear();
   for (const Vector& row : weights) {
     std::size_t best = 0;
     for (std::size_t j = 1; j < row.size(); ++j)
       if (row[j] > row[best]) best = j;
     out.push_back(best);
   }
+}
+
+std::vector<std::size_t> most_attended(const Matrix& weights) {
+  std::vector<std::size_t> out;
+  most_attended_into(weights, out);
   return out;
 }
 

@@ -28,17 +28,19 @@ std::uint64_t fnv1a64(std::string_view text) {
   return h;
 }
 
-// Fills a rows × cols table from the input: its fixed values, or one draw
-// per cell in row-major order.
-Matrix draw(const InputSpec& input, std::size_t rows, std::size_t cols, Pcg32& rng) {
-  if (!input.random) return input.fixed;
-  Matrix out(rows, Vector(cols));
+// Fills `out` with a rows × cols table from the input: its fixed values, or
+// one draw per cell in row-major order.
+void draw(const InputSpec& input, std::size_t rows, std::size_t cols, Pcg32& rng, Matrix& out) {
+  if (!input.random) {
+    out = input.fixed;
+    return;
+  }
+  reshape(out, rows, cols);
   for (Vector& row : out)
     for (double& cell : row) {
       const std::uint32_t index = rng.below(static_cast<std::uint32_t>(input.grid.count()));
       cell = input.grid.value(index);
     }
-  return out;
 }
 
 // Why a drawn question is unfair, or empty when it is fine. Looks at the
@@ -87,11 +89,10 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
   return {};
 }
 
-// One draw of a question: tokens, asking token, inputs, then scores,
+// One draw of a question into q: tokens, asking token, inputs, then scores,
 // weights and most attended tokens (the output is left to the caller, for
-// draws that pass the constraints).
-QuestionVariant draw_question(const QuestionSpec& spec, Pcg32& rng) {
-  QuestionVariant q;
+// draws that pass the constraints). q's storage is reused from draw to draw.
+void draw_question(const QuestionSpec& spec, Pcg32& rng, QuestionVariant& q) {
   q.spec = &spec;
   if (spec.tokens.from_bank) {
     // Partial Fisher–Yates over the bank's indices: `count` distinct words in drawn order.
@@ -102,12 +103,13 @@ QuestionVariant draw_question(const QuestionSpec& spec, Pcg32& rng) {
       const std::size_t j = static_cast<std::size_t>(i) + rng.below(left);
       std::swap(bank[static_cast<std::size_t>(i)], bank[j]);
     }
-    q.tokens.reserve(static_cast<std::size_t>(spec.tokens.count));
-    for (int i = 0; i < spec.tokens.count; ++i) q.tokens.push_back(spec.tokens.words[bank[static_cast<std::size_t>(i)]]);
+    q.tokens.resize(static_cast<std::size_t>(spec.tokens.count));
+    for (std::size_t i = 0; i < q.tokens.size(); ++i) q.tokens[i] = spec.tokens.words[bank[i]];
   } else {
     q.tokens = spec.tokens.words;
   }
   const std::size_t n = q.tokens.size();
+  q.query_token.reset();
   if (spec.task == Task::one_token) {
     switch (spec.query_token.kind) {
       case QueryTokenSpec::Kind::random:
@@ -131,25 +133,23 @@ QuestionVariant draw_question(const QuestionSpec& spec, Pcg32& rng) {
   const auto dv = static_cast<std::size_t>(spec.d_v);
   if (spec.projections) {
     const auto dm = static_cast<std::size_t>(spec.d_model);
-    q.embeddings = draw(spec.embeddings, n, dm, rng);
-    q.w_q = draw(spec.w_q, dm, dk, rng);
-    q.w_k = draw(spec.w_k, dm, dk, rng);
-    q.w_v = draw(spec.w_v, dm, dv, rng);
-    Matrix all_queries = multiply(q.embeddings, q.w_q);
-    q.keys = multiply(q.embeddings, q.w_k);
-    q.values = multiply(q.embeddings, q.w_v);
-    q.queries = spec.task == Task::one_token ? Matrix{all_queries[*q.query_token]}
-                                             : std::move(all_queries);
+    draw(spec.embeddings, n, dm, rng, q.embeddings);
+    draw(spec.w_q, dm, dk, rng, q.w_q);
+    draw(spec.w_k, dm, dk, rng, q.w_k);
+    draw(spec.w_v, dm, dv, rng, q.w_v);
+    multiply_into(q.embeddings, q.w_k, q.keys);
+    multiply_into(q.embeddings, q.w_v, q.values);
+    if (spec.task == Task::one_token) q.queries = Matrix{multiply(q.embeddings, q.w_q)[*q.query_token]};
+    else multiply_into(q.embeddings, q.w_q, q.queries);
   } else {
-    q.queries = spec.task == Task::one_token ? draw(spec.query, 1, dk, rng)
-                                             : draw(spec.queries, n, dk, rng);
-    q.keys = draw(spec.keys, n, dk, rng);
-    q.values = draw(spec.values, n, dv, rng);
+    if (spec.task == Task::one_token) draw(spec.query, 1, dk, rng, q.queries);
+    else draw(spec.queries, n, dk, rng, q.queries);
+    draw(spec.keys, n, dk, rng, q.keys);
+    draw(spec.values, n, dv, rng, q.values);
   }
-  q.scores = attention_scores(q.queries, q.keys, q.scale, spec.mask, q.query_rows());
-  q.weights = softmax_rows(q.scores);
-  q.most_attended = attnmark::most_attended(q.weights);
-  return q;
+  attention_scores_into(q.queries, q.keys, q.scale, spec.mask, q.query_rows(), q.scores);
+  softmax_rows_into(q.scores, q.weights);
+  most_attended_into(q.weights, q.most_attended);
 }
 
 }  // namespace
@@ -198,8 +198,9 @@ Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed, std::uint
     Pcg32 rng(id, i);
     const int draws = spec.fixed() ? 1 : spec.constraints.max_draws;
     std::string why;
+    QuestionVariant q;
     for (int attempt = 0; attempt < draws; ++attempt) {
-      QuestionVariant q = draw_question(spec, rng);
+      draw_question(spec, rng, q);
       why = broken_constraint(spec, q, attempt + 1 == draws);
       if (why.empty()) {
         q.output = mix_values(q.weights, q.values);

@@ -44,4 +44,18 @@ Matrix mix_values(const Matrix& weights, const Matrix& values);
 // Index of the largest entry of each row (the first one on a tie).
 std::vector<std::size_t> most_attended(const Matrix& weights);
 
+// The same four, written into `out`, whose storage is reused: for loops
+// that compute many small tables (a variant's draws, a grader's checks).
+//   Matrix s;
+//   attention_scores_into(queries, keys, 1.0, Mask::none, {0, 1, 2}, s);
+// REQUIRES: out is not one of the inputs.
+void multiply_into(const Matrix& a, const Matrix& b, Matrix& out);
+void attention_scores_into(const Matrix& queries, const Matrix& keys, double scale, Mask mask,
+                           const std::vector<std::size_t>& query_tokens, Matrix& out);
+void softmax_rows_into(const Matrix& scores, Matrix& out);
+void most_attended_into(const Matrix& weights, std::vector<std::size_t>& out);
+
+// Gives `m` rows × cols entries, reusing its storage (values left as they were).
+void reshape(Matrix& m, std::size_t rows, std::size_t cols);
+
 }  // namespace attnmark
