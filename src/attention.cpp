@@ -75,20 +75,21 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, double scale,
   return out;
 }
 
+void softmax_into(const Vector& scores, Vector& out) {
+  double top = masked_score;
+  for (double s : scores) top = std::max(top, s);
+  out.resize(scores.size());
+  double total = 0;
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    out[j] = scores[j] == masked_score ? 0.0 : portable_exp(scores[j] - top);
+    total += out[j];
+  }
+  for (double& p : out) p /= total;
+}
+
 void softmax_rows_into(const Matrix& scores, Matrix& out) {
   out.resize(scores.size());
-  for (std::size_t r = 0; r < scores.size(); ++r) {
-    double top = masked_score;
-    for (double s : scores[r]) top = std::max(top, s);
-    Vector& powers = out[r];
-    powers.resize(scores[r].size());
-    double total = 0;
-    for (std::size_t j = 0; j < powers.size(); ++j) {
-      powers[j] = scores[r][j] == masked_score ? 0.0 : portable_exp(scores[r][j] - top);
-      total += powers[j];
-    }
-    for (double& p : powers) p /= total;
-  }
+  for (std::size_t r = 0; r < scores.size(); ++r) softmax_into(scores[r], out[r]);
 }
 
 Matrix softmax_rows(const Matrix& scores) {

@@ -1,5 +1,6 @@
 #include "attnmark/diagnosis.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "attnmark/attention.h"
@@ -128,12 +129,16 @@ std::vector<MistakenAnswer> score_mistakes(const QuestionVariant& q) {
     Matrix transposed = attention_scores(q.keys, q.queries, q.scale, spec.mask, q.query_rows());
     out.push_back({"transposed-scores", transposed});
     // One row scored with another token's query.
+    Matrix query(1), row;
+    std::vector<std::size_t> token(1);
     for (std::size_t r = 0; r < q.tokens.size(); ++r)
       for (std::size_t other = 0; other < q.tokens.size(); ++other) {
         if (other == r) continue;
-        Matrix wrong = q.scores;
-        wrong[r] = attention_scores({q.queries[other]}, q.keys, q.scale, spec.mask, {r})[0];
-        out.push_back({"wrong-query", wrong});
+        query[0] = q.queries[other];
+        token[0] = r;
+        attention_scores_into(query, q.keys, q.scale, spec.mask, token, row);
+        out.push_back({"wrong-query", q.scores});
+        out.back().numbers[r] = row[0];
       }
   } else if (spec.projections) {
     // The asking token's query taken from another token's embedding.
@@ -149,14 +154,14 @@ std::vector<MistakenAnswer> score_mistakes(const QuestionVariant& q) {
 // Weight-stage mistakes made on the given scores.
 std::vector<MistakenAnswer> weight_mistakes(const QuestionVariant& q, const Matrix& scores) {
   std::vector<MistakenAnswer> out;
-  const Matrix right = softmax_rows(scores);
-  out.push_back({"hard-attention", one_hot(right)});
+  out.reserve(8);
+  const Matrix e = powers(scores, -1);
+  out.push_back({"hard-attention", one_hot(softmax_rows(scores))});
   out.push_back({"no-exp", divide_by_total(scores)});
-  out.push_back({"no-normalise", powers(scores, -1)});
+  out.push_back({"no-normalise", e});
   out.push_back({"wrong-exp-base", softmax_base(scores, 10)});
   out.push_back({"wrong-exp-base", softmax_base(scores, 2)});
   if (q.spec->task == Task::all_tokens) {
-    Matrix e = powers(scores, -1);
     Matrix columns = e;
     for (std::size_t j = 0; j < e.size(); ++j) {
       double total = 0;
@@ -183,10 +188,10 @@ std::string_view explain(std::string_view code) {
 std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part, const Matrix& scores,
                                              const Matrix& weights, bool upstream) {
   std::vector<MistakenAnswer> out;
-  const std::vector<MistakenAnswer> from_scores =
+  std::vector<MistakenAnswer> from_scores =
       part == Part::scores || upstream ? score_mistakes(q) : std::vector<MistakenAnswer>();
   switch (part) {
-    case Part::scores: out = from_scores; break;
+    case Part::scores: out = std::move(from_scores); break;
     case Part::weights:
       for (const MistakenAnswer& m : from_scores) out.push_back({m.code, softmax_rows(m.numbers)});
       for (MistakenAnswer& m : weight_mistakes(q, scores)) out.push_back(std::move(m));
@@ -206,10 +211,10 @@ std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part
   }
   // Keep only those that are numbers and differ from the right answer.
   const Matrix& right = part == Part::scores ? q.scores : part == Part::weights ? q.weights : q.output;
-  std::vector<MistakenAnswer> kept;
-  for (MistakenAnswer& m : out)
-    if (finite(m.numbers) && !same(m.numbers, right)) kept.push_back(std::move(m));
-  return kept;
+  out.erase(std::remove_if(out.begin(), out.end(),
+                           [&](const MistakenAnswer& m) { return !finite(m.numbers) || same(m.numbers, right); }),
+            out.end());
+  return out;
 }
 
 }  // namespace attnmark

@@ -43,9 +43,11 @@ Vector lesson_weights(const Vector& scores, int score_decimals) {
 // the lesson's own rounding of e^score moves each weight.
 std::vector<Tolerance> weight_tolerances(const QuestionVariant& q, const Vector& scores) {
   const int dw = q.spec->decimals(Part::weights);
-  const Vector exact = softmax_rows({scores})[0];
+  Vector exact;
+  softmax_into(scores, exact);
   const Vector lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
   std::vector<Tolerance> out;
+  out.reserve(scores.size());
   for (std::size_t j = 0; j < scores.size(); ++j)
     out.push_back(absolute(std::max(0.51 * unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * unit(dw)) + tiny));
   return out;
@@ -57,8 +59,10 @@ std::vector<Tolerance> output_tolerances(const QuestionVariant& q, const Vector&
   const int dw = q.spec->decimals(Part::weights);
   const int d = q.spec->decimals(Part::output);
   Vector rounded_weights;
+  rounded_weights.reserve(weights.size());
   for (double w : weights) rounded_weights.push_back(round_to(w, dw));
   std::vector<Tolerance> out;
+  out.reserve(values[0].size());
   for (std::size_t c = 0; c < values[0].size(); ++c) {
     double exact = 0, rounded = 0;
     int inexact_products = 0;
@@ -203,6 +207,7 @@ class QuestionGrader {
       const Written& w = written(p);
       for (std::size_t r = 0; r < ref.size(); ++r) {
         Vector row;
+        row.reserve(ref[r].size());
         bool complete = true;
         for (std::size_t c = 0; c < ref[r].size() && complete; ++c) {
           const CellReading& read = w.read[r][c];
@@ -248,7 +253,7 @@ class QuestionGrader {
         if (!ss.differs) break;
         for (std::size_t r = 0; r < out.size(); ++r)
           if (ss.rows[r] && std::any_of(ss.rows[r]->begin(), ss.rows[r]->end(), [](double x) { return x != masked_score; })) {
-            out[r] = softmax_rows({*ss.rows[r]})[0];
+            softmax_into(*ss.rows[r], out[r].emplace());
             if (inputs) (*inputs)[r] = *ss.rows[r];
           }
         break;

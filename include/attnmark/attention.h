@@ -53,6 +53,8 @@ void multiply_into(const Matrix& a, const Matrix& b, Matrix& out);
 void attention_scores_into(const Matrix& queries, const Matrix& keys, double scale, Mask mask,
                            const std::vector<std::size_t>& query_tokens, Matrix& out);
 void softmax_rows_into(const Matrix& scores, Matrix& out);
+// Softmax of one row of scores, as softmax_rows does each row.
+void softmax_into(const Vector& scores, Vector& out);
 void most_attended_into(const Matrix& weights, std::vector<std::size_t>& out);
 
 // Gives `m` rows × cols entries, reusing its storage (values left as they were).
