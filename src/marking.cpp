@@ -73,12 +73,23 @@ Submission read_answer_path(const std::string& path, const ReadLimits& limits) {
 }
 
 
+// Where a submission is in the inputs.
+struct Place {
+  std::size_t file = 0;  // index of the input file
+  std::size_t row = 0;   // a sheet's row (0-based, of its rows that are not blank)
+  int line = 0;          // that row's line; 0 for an answer file
+  bool same_as(const Place& other) const { return file == other.file && row == other.row; }
+};
+
+// Each student's last submission in input order: the one that counts.
+using LastSubmissions = std::unordered_map<std::string, Place>;
+
 // A submission waiting to be judged: read already (an answer file), or a
 // sheet row still to be read (on the worker thread).
 struct Pending {
   Submission submission;
   const SheetReader* sheet = nullptr;  // set for a sheet row
-  std::size_t row = 0;                 // which of the sheet's rows
+  Place place;
 };
 
 // One student's feedback files (feedback files only).
@@ -101,8 +112,8 @@ constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
 // Judges `batch` on `jobs` threads into `chunks` (one per chunk_size submissions).
 void judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::vector<Pending>& batch,
-                 const std::unordered_map<std::string, std::string>& last, unsigned jobs, FeedbackMode feedback,
-                 const HtmlStyle& style, std::vector<Chunk>& chunks) {
+                 const LastSubmissions& last, const std::vector<std::string>& files, unsigned jobs,
+                 FeedbackMode feedback, const HtmlStyle& style, std::vector<Chunk>& chunks) {
   chunks.resize((batch.size() + chunk_size - 1) / chunk_size);
   parallel_for(chunks.size(), jobs, [&](std::size_t c) {
     Chunk& chunk = chunks[c];
@@ -112,12 +123,15 @@ void judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::v
     const std::size_t first = c * chunk_size, end = std::min(batch.size(), first + chunk_size);
     chunk.files.resize(feedback == FeedbackMode::files ? end - first : 0);
     for (std::size_t i = first; i < end; ++i) {
-      if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].row);
+      if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].place.row);
       const Submission s = std::move(batch[i].submission);  // let go here, on this thread
       std::string superseded_by;
       if (s.unreadable.empty() && !s.student.empty()) {
         auto it = last.find(s.student);
-        if (it != last.end() && it->second != s.source) superseded_by = it->second;
+        if (it != last.end() && !it->second.same_as(batch[i].place)) {
+          const Place& later = it->second;
+          superseded_by = later.line ? files[later.file] + ":" + std::to_string(later.line) : files[later.file];
+        }
       }
       const GradedSubmission graded = judge(rubric, seed, s, superseded_by);
       append_gradebook_row(chunk.gradebook, rubric, graded);
@@ -140,8 +154,7 @@ void judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::v
 // Reads every input in order, handing batches of pending submissions to
 // `consume`. Unreadable files and sheets become one unreadable submission each.
 void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
-                    const std::function<void(std::vector<Pending>&,
-                                             const std::unordered_map<std::string, std::string>&)>& consume,
+                    const std::function<void(std::vector<Pending>&, const LastSubmissions&)>& consume,
                     std::ostream& err) {
   // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
   ReadLimits limits;
@@ -154,21 +167,21 @@ void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
   std::vector<std::optional<Submission>> parsed(files.size());
   std::vector<std::string> sheet_texts(files.size());
   std::vector<std::unique_ptr<SheetReader>> sheets(files.size());
-  std::unordered_map<std::string, std::string> last;
+  LastSubmissions last;
   parallel_for(files.size(), jobs, [&](std::size_t i) {
     if (!is_sheet(files[i])) parsed[i] = read_answer_path(files[i], limits);
   });
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (parsed[i]) {
       const Submission& s = *parsed[i];
-      if (s.unreadable.empty() && !s.student.empty()) last[s.student] = s.source;
+      if (s.unreadable.empty() && !s.student.empty()) last[s.student] = Place{i, 0, 0};
       continue;
     }
     try {
       sheet_texts[i] = read_file(files[i], limits.max_sheet_bytes);
       sheets[i] = std::make_unique<SheetReader>(sheet_texts[i], files[i], limits,
-                                                [&](const std::string& source, const std::string& student) {
-                                                  if (!student.empty()) last[student] = source;
+                                                [&](std::size_t row, int line, const std::string& student) {
+                                                  if (!student.empty()) last[student] = Place{i, row, line};
                                                 });
       for (const std::string& column : sheets[i]->unknown_columns())
         err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n", files[i],
@@ -187,13 +200,13 @@ void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
   };
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (parsed[i]) {
-      batch.push_back(Pending{std::move(*parsed[i]), nullptr, 0});
+      batch.push_back(Pending{std::move(*parsed[i]), nullptr, Place{i, 0, 0}});
       parsed[i].reset();
       if (batch.size() >= batch_size) flush();
       continue;
     }
     for (std::size_t row = 0; row < sheets[i]->rows(); ++row) {
-      batch.push_back(Pending{{}, sheets[i].get(), row});
+      batch.push_back(Pending{{}, sheets[i].get(), Place{i, row, 0}});
       if (batch.size() >= batch_size) flush();
     }
     flush();  // before the sheet is let go
@@ -378,9 +391,10 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
   auto wait_for_writing = [&] {
     if (writing.valid()) writing.get();
   };
-  for_each_batch(input_files(inputs, err), settings.jobs,
-                 [&](std::vector<Pending>& batch, const std::unordered_map<std::string, std::string>& last) {
-                   judge_batch(rubric, settings.seed, batch, last, settings.jobs, settings.feedback, settings.style,
+  const std::vector<std::string> files = input_files(inputs, err);
+  for_each_batch(files, settings.jobs,
+                 [&](std::vector<Pending>& batch, const LastSubmissions& last) {
+                   judge_batch(rubric, settings.seed, batch, last, files, settings.jobs, settings.feedback, settings.style,
                                judging);
                    wait_for_writing();
                    std::swap(judging, written);

@@ -101,6 +101,19 @@ std::string format_exact(double x) {
 
 void append_exact(std::string& out, double x) {
   char buf[40];
+  // Fast path, for the plain decimals of a marked sheet: the fewest decimals
+  // that give x back, correctly rounded, are exactly the digits fmt's
+  // shortest form picks, and fmt writes them in fixed notation from 1e-4 up
+  // to 1e16. (Zero is left to fmt, for its "-0".)
+  const double size = std::fabs(x);
+  if (size >= 1e-4 && size < 1e15) {
+    std::int64_t n = 0;
+    for (int d = 0; d <= 15 && scaled(x, d, n); ++d)
+      if (static_cast<double>(n) / powers_of_ten[d] == x) {
+        out.append(buf, write_scaled(buf, n, d));
+        return;
+      }
+  }
   out.append(buf, fmt::format_to(buf, FMT_COMPILE("{}"), x));
 }
 

@@ -166,6 +166,13 @@ void json_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
+// A JSON string of our own making that needs no escapes ("1.2", "correct").
+void json_plain(std::string& out, std::string_view text) {
+  out += '"';
+  out += text;
+  out += '"';
+}
+
 void json_strings(std::string& out, const std::vector<std::string>& list) {
   out += '[';
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -221,7 +228,7 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
       for (std::size_t pi = 0; pi < q.parts.size(); ++pi) {
         const PartResult& p = q.parts[pi];
         if (pi) out += ',';
-        json_string(out, part_name(p.part));
+        json_plain(out, part_name(p.part));
         number(":{\"score\":", p.score);
         number(",\"max_score\":", p.max_score);
         out += p.follow_through ? ",\"follow_through\":true,\"diagnoses\":" : ",\"follow_through\":false,\"diagnoses\":";
@@ -233,13 +240,13 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
           const CellResult& c = p.cells[ci];
           if (ci) out += ',';
           out += "{\"cell\":";
-          json_string(out, c.label);
+          json_plain(out, c.label);
           out += ",\"given\":";
           json_string(out, c.given);
           if (c.value) number(",\"value\":", *c.value);
           else out += c.masked ? ",\"value\":\"masked\"" : ",\"value\":null";
           out += ",\"verdict\":";
-          json_string(out, verdict_name(c.verdict));
+          json_plain(out, verdict_name(c.verdict));
           if (!c.note.empty()) {
             out += ",\"note\":";
             json_string(out, c.note);

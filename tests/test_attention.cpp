@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <fmt/format.h>
 
 #include "attnmark/attention.h"
 #include "attnmark/numbers.h"
@@ -151,6 +152,21 @@ TEST_CASE("format_fixed and round_to agree with printf and strtod, ties and huge
   CHECK(format_fixed(1e300, 0) == reference(1e300, 0));
   CHECK(round_to(-0.0004, 3) == 0.0);
   CHECK_FALSE(std::signbit(round_to(-0.0004, 3)));
+  for (int i = 0; i < 200000; ++i) {  // append_exact's fast path against fmt's shortest form
+    double x;
+    if (rng.below(2)) {
+      x = (static_cast<double>(rng.next()) - 2147483648.0) / std::pow(10.0, rng.below(16));
+    } else {
+      std::uint64_t bits = (std::uint64_t{rng.next()} << 32) | rng.next();
+      std::memcpy(&x, &bits, sizeof x);
+      if (!std::isfinite(x)) x = -0.0;
+    }
+    std::string got;
+    append_exact(got, x);
+    INFO("x = " << std::hexfloat << x);
+    REQUIRE(got == fmt::format("{}", x));
+    REQUIRE(format_exact(x) == got);
+  }
   std::string exact;
   append_exact(exact, 100000);
   append_exact(exact, 0.0001);
