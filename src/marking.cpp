@@ -352,7 +352,7 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
   }
   const std::optional<std::uint64_t> recorded = parse_variant_id(s.variant);
   std::vector<std::string> why;
-  Variant variant;
+  thread_local Variant variant;  // its storage is reused, submission after submission
   if (s.student.empty()) {
     g.status = "unknown-student";
     if (!recorded) {
@@ -360,9 +360,9 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
       return g;
     }
     why.push_back("no student id; marked against the variant recorded in the file");
-    variant = make_variant_with_id(rubric, *marking_seed, *recorded, s.student);
+    make_variant_into(rubric, *marking_seed, *recorded, s.student, variant);
   } else {
-    variant = make_variant(rubric, *marking_seed, s.student);
+    make_variant_into(rubric, *marking_seed, variant_id(*marking_seed, s.student), s.student, variant);
     g.variant = variant.id_text();
     if (recorded && *recorded != variant.id) {
       g.status = "wrong-variant";

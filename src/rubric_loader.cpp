@@ -14,7 +14,6 @@
 namespace attnmark {
 namespace {
 
-constexpr int max_tokens = 16;
 constexpr int max_dimension = 16;
 constexpr int max_grid_decimals = 6;
 constexpr std::int64_t max_grid_points = 1'000'000;

@@ -1,6 +1,7 @@
 #include "attnmark/variant.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -62,13 +63,12 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
       c.unique_top_weight ||
       std::find(spec.ask.begin(), spec.ask.end(), Part::most_attended) != spec.ask.end();
   if (!unique_top && !c.distinct_weights) return {};
-  const std::vector<std::size_t> tokens = q.query_rows();
-  std::vector<double> shown;  // each weight as the student writes it: two show alike when these are equal
+  // Each weight as the student writes it: two show alike when these are equal.
+  std::array<double, max_tokens> shown;
   for (std::size_t r = 0; r < q.weights.size(); ++r) {
     const Vector& row = q.weights[r];
-    const std::size_t token = tokens[r];
-    shown.clear();
-    for (double w : row) shown.push_back(round_to(w, decimals));
+    const std::size_t token = q.query_token ? *q.query_token : r;
+    for (std::size_t j = 0; j < row.size(); ++j) shown[j] = round_to(row[j], decimals);
     if (unique_top) {
       const double top = shown[q.most_attended[r]];
       for (std::size_t j = 0; j < row.size(); ++j)
@@ -91,15 +91,22 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
 
 // One draw of a question into q: tokens, asking token, inputs, then scores,
 // weights and most attended tokens (the output is left to the caller, for
-// draws that pass the constraints). q's storage is reused from draw to draw.
-void draw_question(const QuestionSpec& spec, Pcg32& rng, QuestionVariant& q) {
+// draws that pass the constraints). q's storage is reused from draw to draw,
+// and so is the scratch's.
+struct DrawScratch {
+  std::vector<std::uint32_t> bank;  // the word bank's indices, shuffled
+  std::vector<std::size_t> rows;    // the token of each query row
+};
+void draw_question(const QuestionSpec& spec, Pcg32& rng, QuestionVariant& q, DrawScratch& scratch) {
   q.spec = &spec;
   if (spec.tokens.from_bank) {
     // Partial Fisher–Yates over the bank's indices: `count` distinct words in drawn order.
-    std::vector<std::uint32_t> bank(spec.tokens.words.size());
-    for (std::uint32_t i = 0; i < bank.size(); ++i) bank[i] = i;
+    std::vector<std::uint32_t>& bank = scratch.bank;
+    const auto words = static_cast<std::uint32_t>(spec.tokens.words.size());
+    bank.resize(words);
+    for (std::uint32_t i = 0; i < words; ++i) bank[i] = i;
     for (int i = 0; i < spec.tokens.count; ++i) {
-      const std::uint32_t left = static_cast<std::uint32_t>(bank.size()) - static_cast<std::uint32_t>(i);
+      const std::uint32_t left = words - static_cast<std::uint32_t>(i);
       const std::size_t j = static_cast<std::size_t>(i) + rng.below(left);
       std::swap(bank[static_cast<std::size_t>(i)], bank[j]);
     }
@@ -142,12 +149,16 @@ void draw_question(const QuestionSpec& spec, Pcg32& rng, QuestionVariant& q) {
     if (spec.task == Task::one_token) q.queries = Matrix{multiply(q.embeddings, q.w_q)[*q.query_token]};
     else multiply_into(q.embeddings, q.w_q, q.queries);
   } else {
+    for (Matrix* unused : {&q.embeddings, &q.w_q, &q.w_k, &q.w_v}) unused->clear();  // (q may be reused)
     if (spec.task == Task::one_token) draw(spec.query, 1, dk, rng, q.queries);
     else draw(spec.queries, n, dk, rng, q.queries);
     draw(spec.keys, n, dk, rng, q.keys);
     draw(spec.values, n, dv, rng, q.values);
   }
-  attention_scores_into(q.queries, q.keys, q.scale, spec.mask, q.query_rows(), q.scores);
+  std::vector<std::size_t>& rows = scratch.rows;
+  rows.resize(q.queries.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = q.query_token ? *q.query_token : r;
+  attention_scores_into(q.queries, q.keys, q.scale, spec.mask, rows, q.scores);
   softmax_rows_into(q.scores, q.weights);
   most_attended_into(q.weights, q.most_attended);
 }
@@ -187,10 +198,18 @@ Variant make_variant(const Rubric& rubric, std::uint64_t seed, std::string_view 
 Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed, std::uint64_t id,
                              std::string_view student) {
   Variant v;
+  make_variant_into(rubric, seed, id, student, v);
+  return v;
+}
+
+void make_variant_into(const Rubric& rubric, std::uint64_t seed, std::uint64_t id, std::string_view student,
+                       Variant& v) {
   v.rubric = rubric.name;
-  v.student = std::string(student);
+  v.student = student;
   v.seed = seed;
   v.id = id;
+  v.questions.resize(rubric.questions.size());
+  DrawScratch scratch;
   for (std::size_t i = 0; i < rubric.questions.size(); ++i) {
     const QuestionSpec& spec = rubric.questions[i];
     // Each question has its own stream, so adding a question leaves the
@@ -198,13 +217,12 @@ Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed, std::uint
     Pcg32 rng(id, i);
     const int draws = spec.fixed() ? 1 : spec.constraints.max_draws;
     std::string why;
-    QuestionVariant q;
+    QuestionVariant& q = v.questions[i];
     for (int attempt = 0; attempt < draws; ++attempt) {
-      draw_question(spec, rng, q);
+      draw_question(spec, rng, q, scratch);
       why = broken_constraint(spec, q, attempt + 1 == draws);
       if (why.empty()) {
-        q.output = mix_values(q.weights, q.values);
-        v.questions.push_back(std::move(q));
+        multiply_into(q.weights, q.values, q.output);
         break;
       }
     }
@@ -218,7 +236,6 @@ Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed, std::uint
       throw Error(spec.place.file, spec.place.line, spec.place.column, message);
     }
   }
-  return v;
 }
 
 }  // namespace attnmark

@@ -15,6 +15,9 @@
 
 namespace attnmark {
 
+// The most tokens a question may have (the loader refuses more).
+inline constexpr int max_tokens = 16;
+
 // Where a definition came from, for errors found after loading.
 struct SourcePlace {
   std::string file;

@@ -71,9 +71,18 @@ Variant make_variant(const Rubric& rubric, std::uint64_t seed, std::string_view 
 Variant make_variant_with_id(const Rubric& rubric, std::uint64_t seed,
                              std::uint64_t id, std::string_view student);
 
+// The same into `out`, reusing its storage: for making one variant after
+// another (a marker's thread), without allocating each time.
+//   Variant v;
+//   for (const std::string& s : students) { make_variant_into(rubric, seed, variant_id(seed, s), s, v); use(v); }
+void make_variant_into(const Rubric& rubric, std::uint64_t seed, std::uint64_t id, std::string_view student,
+                       Variant& out);
+
 // A variant points into its rubric, so a temporary rubric is refused.
 Variant make_variant(const Rubric&& rubric, std::uint64_t seed, std::string_view student) = delete;
 Variant make_variant_with_id(const Rubric&& rubric, std::uint64_t seed, std::uint64_t id,
                              std::string_view student) = delete;
+void make_variant_into(const Rubric&& rubric, std::uint64_t seed, std::uint64_t id, std::string_view student,
+                       Variant& out) = delete;
 
 }  // namespace attnmark
