@@ -260,8 +260,11 @@ class ReportWriter {
   }
 
   std::map<std::string, int> finish() {
-    write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_));
+    // The two summaries at once, with more than one job (each reads the summary only).
+    auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
+                               [&] { write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_)); });
     write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style));
+    markdown.get();
     if (settings_.feedback == FeedbackMode::jsonl) close(jsonl_, "feedback.jsonl");
     // The gradebook last: its presence means the run finished.
     close(gradebook_, "gradebook.csv");
