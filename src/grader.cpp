@@ -41,40 +41,34 @@ Vector lesson_weights(const Vector& scores, int score_decimals) {
 
 // Default tolerances of a row of weights: the asked window, widened by what
 // the lesson's own rounding of e^score moves each weight.
-std::vector<Tolerance> weight_tolerances(const QuestionVariant& q, const Vector& scores) {
+void weight_tolerances(const QuestionVariant& q, const Vector& scores, std::vector<Tolerance>& out) {
   const int dw = q.spec->decimals(Part::weights);
-  Vector exact;
+  thread_local Vector exact;
   softmax_into(scores, exact);
   const Vector lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
-  std::vector<Tolerance> out;
-  out.reserve(scores.size());
+  out.clear();
   for (std::size_t j = 0; j < scores.size(); ++j)
     out.push_back(absolute(std::max(0.51 * unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * unit(dw)) + tiny));
-  return out;
 }
 
 // Default tolerances of a row of the output: weights rounded as asked, each
 // product rounded as asked, the sum rounded as asked (the lesson's table).
-std::vector<Tolerance> output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values) {
+void output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values,
+                       std::vector<Tolerance>& out) {
   const int dw = q.spec->decimals(Part::weights);
   const int d = q.spec->decimals(Part::output);
-  Vector rounded_weights;
-  rounded_weights.reserve(weights.size());
-  for (double w : weights) rounded_weights.push_back(round_to(w, dw));
-  std::vector<Tolerance> out;
-  out.reserve(values[0].size());
+  out.clear();
   for (std::size_t c = 0; c < values[0].size(); ++c) {
     double exact = 0, rounded = 0;
     int inexact_products = 0;
     for (std::size_t j = 0; j < weights.size(); ++j) {
       exact += weights[j] * values[j][c];
-      const double product = rounded_weights[j] * values[j][c];
+      const double product = round_to(weights[j], dw) * values[j][c];
       rounded += product;
       if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
     }
     out.push_back(absolute(std::max(0.51 * unit(d), std::fabs(rounded - exact) + 0.5 * unit(d) * (1 + inexact_products)) + tiny));
   }
-  return out;
 }
 
 // Scores and projections: exact when they must be whole numbers, else the asked window.
@@ -85,10 +79,21 @@ Tolerance plain_tolerance(const QuestionVariant& q, Part part) {
   return Tolerance{Tolerance::Mode::decimals, 0, 0, spec.decimals(part)};
 }
 
+// One row of a student's numbers; false when some cell of it is not readable.
+// (Like an optional<Vector>, but its storage outlives being empty.)
+struct StudentRow {
+  Vector numbers;
+  bool complete = false;
+  explicit operator bool() const { return complete; }
+  const Vector& operator*() const { return numbers; }
+  const Vector* operator->() const { return &numbers; }
+};
+
 // A matrix read from the student's cells, when every cell of the rows is readable.
 struct StudentRows {
-  std::vector<std::optional<Vector>> rows;  // nullopt where a row is incomplete
-  bool differs = false;                     // some complete row differs from the reference
+  std::vector<StudentRow> rows;
+  bool differs = false;  // some complete row differs from the reference
+  bool ready = false;    // filled for the current question
 };
 
 bool is_vector_part(const QuestionVariant& q, Part p) {
@@ -118,15 +123,21 @@ std::string lower_trimmed(std::string_view s) {
   return out;
 }
 
-// Marks one question.
+// Marks one question after another; its working storage is kept from one
+// to the next (a class is millions of cells), so it is not thread-safe.
 class QuestionGrader {
  public:
-  QuestionGrader(const QuestionVariant& q, const Submission& s) : q_(q), spec_(*q.spec), s_(s) {}
-
-  QuestionResult run() {
+  QuestionResult run(const QuestionVariant& q, const Submission& s) {
+    q_ = &q;
+    spec_ = q.spec;
+    s_ = &s;
+    for (Written& w : written_) w.ready = false;
+    for (StudentRows& rows : student_rows_) rows.ready = false;
+    for (auto& rows : tolerances_)
+      for (std::vector<Tolerance>& row : rows) row.clear();
     QuestionResult result;
-    result.id = spec_.id;
-    for (Part p : spec_.ask) {
+    result.id = spec_->id;
+    for (Part p : spec_->ask) {
       PartResult part = p == Part::most_attended ? grade_words() : grade_numbers(p);
       result.score += part.score;
       result.max_score += part.max_score;
@@ -139,42 +150,46 @@ class QuestionGrader {
   const Matrix& truth(Part p) const {
     switch (p) {
       case Part::query:
-      case Part::queries: return q_.queries;
-      case Part::keys: return q_.keys;
-      case Part::values: return q_.values;
-      case Part::scores: return q_.scores;
-      case Part::weights: return q_.weights;
-      default: return q_.output;
+      case Part::queries: return q_->queries;
+      case Part::keys: return q_->keys;
+      case Part::values: return q_->values;
+      case Part::scores: return q_->scores;
+      case Part::weights: return q_->weights;
+      default: return q_->output;
     }
   }
 
-  bool asked(Part p) const { return std::find(spec_.ask.begin(), spec_.ask.end(), p) != spec_.ask.end(); }
+  bool asked(Part p) const { return std::find(spec_->ask.begin(), spec_->ask.end(), p) != spec_->ask.end(); }
 
-  // The student's cells of a part, read once: text and reading per cell of the reference's shape.
+  // The student's cells of a part, read once: text and reading per cell of
+  // the reference's shape, row after row.
   struct Written {
-    std::vector<std::vector<std::string_view>> text;  // into the submission
-    std::vector<std::vector<CellReading>> read;
+    std::vector<std::string_view> texts;  // into the submission
+    std::vector<CellReading> readings;
+    std::size_t cols = 0;
     bool answered = false;  // something written (a blank masked score does not count)
+    bool ready = false;     // filled for the current question
+    std::string_view text(std::size_t r, std::size_t c) const { return texts[r * cols + c]; }
+    const CellReading& read(std::size_t r, std::size_t c) const { return readings[r * cols + c]; }
   };
   const Written& written(Part p) const {
-    std::optional<Written>& slot = written_[static_cast<std::size_t>(p)];
-    if (slot) return *slot;
-    slot = Written{};  // (not emplace(): clang 14 rejects it for a nested class here)
-    Written& w = *slot;
+    Written& w = written_[static_cast<std::size_t>(p)];
+    if (w.ready) return w;
+    w.ready = true;
+    w.answered = false;
+    w.texts.clear();
+    w.readings.clear();
     const Matrix& ref = truth(p);
-    const PartAnswer* a = find_part(s_, spec_.id, p);
-    const bool masked_allowed = p == Part::scores && spec_.mask == Mask::causal;
-    w.text.resize(ref.size());
-    w.read.resize(ref.size());
-    for (std::size_t r = 0; r < ref.size(); ++r) {
-      w.text[r].reserve(ref[r].size());
-      w.read[r].reserve(ref[r].size());
-      for (std::size_t c = 0; c < ref[r].size(); ++c) {
-        w.text[r].push_back(cell_text(a, r, c));
-        w.read[r].push_back(read_number(w.text[r][c], masked_allowed));
-        if (w.read[r][c].kind != CellReading::Kind::unanswered && !is_blank(w.text[r][c])) w.answered = true;
+    w.cols = ref.empty() ? 0 : ref[0].size();
+    const PartAnswer* a = find_part(*s_, spec_->id, p);
+    const bool masked_allowed = p == Part::scores && spec_->mask == Mask::causal;
+    for (std::size_t r = 0; r < ref.size(); ++r)
+      for (std::size_t c = 0; c < w.cols; ++c) {
+        const std::string_view text = cell_text(a, r, c);
+        w.texts.push_back(text);
+        w.readings.push_back(read_number(text, masked_allowed));
+        if (w.readings.back().kind != CellReading::Kind::unanswered && !is_blank(text)) w.answered = true;
       }
-    }
     return w;
   }
 
@@ -184,33 +199,34 @@ class QuestionGrader {
   // The tolerance of each cell of a row of the reference.
   const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) const {
     auto& rows = tolerances_[static_cast<std::size_t>(p)];
-    if (rows.empty()) rows.resize(truth(p).size());
+    if (rows.size() != truth(p).size()) rows.resize(truth(p).size());
     if (rows[r].empty()) {
-      const PartMarking& m = spec_.marking.at(p);
+      const PartMarking& m = spec_->marking.at(p);
       if (m.tolerance) rows[r].assign(truth(p)[r].size(), *m.tolerance);
-      else if (p == Part::weights) rows[r] = weight_tolerances(q_, q_.scores[r]);
-      else if (p == Part::output) rows[r] = output_tolerances(q_, q_.weights[r], q_.values);
-      else rows[r].assign(truth(p)[r].size(), plain_tolerance(q_, p));
+      else if (p == Part::weights) weight_tolerances(*q_, q_->scores[r], rows[r]);
+      else if (p == Part::output) output_tolerances(*q_, q_->weights[r], q_->values, rows[r]);
+      else rows[r].assign(truth(p)[r].size(), plain_tolerance(*q_, p));
     }
     return rows[r];
   }
 
   // The student's own numbers for an earlier part, row by row.
   const StudentRows& student_rows(Part p) const {
-    std::optional<StudentRows>& slot = student_rows_[static_cast<std::size_t>(p)];
-    if (slot) return *slot;
-    slot = StudentRows{};
-    StudentRows& out = *slot;
+    StudentRows& out = student_rows_[static_cast<std::size_t>(p)];
+    if (out.ready) return out;
+    out.ready = true;
+    out.differs = false;
     const Matrix& ref = truth(p);
     out.rows.resize(ref.size());
+    for (StudentRow& row : out.rows) row.complete = false;
     if (asked(p)) {
       const Written& w = written(p);
       for (std::size_t r = 0; r < ref.size(); ++r) {
-        Vector row;
-        row.reserve(ref[r].size());
+        Vector& row = out.rows[r].numbers;
+        row.clear();
         bool complete = true;
         for (std::size_t c = 0; c < ref[r].size() && complete; ++c) {
-          const CellReading& read = w.read[r][c];
+          const CellReading& read = w.read(r, c);
           if (read.kind == CellReading::Kind::value) row.push_back(read.value);
           else if (read.kind == CellReading::Kind::masked && p == Part::scores) row.push_back(masked_score);
           else complete = false;
@@ -220,7 +236,7 @@ class QuestionGrader {
           const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
           if (either_masked ? row[c] != ref[r][c] : !within(tolerance_row(p, r)[c], row[c], ref[r][c])) out.differs = true;
         }
-        out.rows[r] = std::move(row);
+        out.rows[r].complete = true;
       }
     }
     return out;
@@ -235,16 +251,16 @@ class QuestionGrader {
     std::vector<std::optional<Vector>> out(truth(p).size());
     switch (p) {
       case Part::scores: {
-        if (!spec_.projections) break;
-        const StudentRows& sq = student_rows(q_.query_token ? Part::query : Part::queries);
+        if (!spec_->projections) break;
+        const StudentRows& sq = student_rows(q_->query_token ? Part::query : Part::queries);
         const StudentRows& sk = student_rows(Part::keys);
         if (!sq.differs && !sk.differs) break;
-        Matrix keys = q_.keys;
+        Matrix keys = q_->keys;
         for (std::size_t j = 0; j < keys.size(); ++j)
           if (sk.rows[j]) keys[j] = *sk.rows[j];
         for (std::size_t r = 0; r < out.size(); ++r) {
-          const Vector query = sq.rows[r] ? *sq.rows[r] : q_.queries[r];
-          out[r] = attention_scores({query}, keys, q_.scale, spec_.mask, {q_.query_rows()[r]})[0];
+          const Vector query = sq.rows[r] ? *sq.rows[r] : q_->queries[r];
+          out[r] = attention_scores({query}, keys, q_->scale, spec_->mask, {q_->query_rows()[r]})[0];
         }
         break;
       }
@@ -262,11 +278,11 @@ class QuestionGrader {
         const StudentRows& sw = student_rows(Part::weights);
         const StudentRows& sv = student_rows(Part::values);
         if (!sw.differs && !sv.differs) break;
-        Matrix values = q_.values;
+        Matrix values = q_->values;
         for (std::size_t j = 0; j < values.size(); ++j)
           if (sv.rows[j]) values[j] = *sv.rows[j];
         for (std::size_t r = 0; r < out.size(); ++r) {
-          const Vector weights = sw.rows[r] ? *sw.rows[r] : q_.weights[r];
+          const Vector weights = sw.rows[r] ? *sw.rows[r] : q_->weights[r];
           out[r] = mix_values({weights}, values)[0];
           if (inputs) (*inputs)[r] = weights;
         }
@@ -279,10 +295,10 @@ class QuestionGrader {
   }
 
   PartResult grade_numbers(Part p) {
-    const PartMarking& marking = spec_.marking.at(p);
+    const PartMarking& marking = spec_->marking.at(p);
     const Matrix& ref = truth(p);
-    const bool vector = is_vector_part(q_, p);
-    const int decimals = spec_.decimals(p);
+    const bool vector = is_vector_part(*q_, p);
+    const int decimals = spec_->decimals(p);
     std::vector<Vector> inputs(ref.size());
     const std::vector<std::optional<Vector>> carry =
         marking.follow_through ? carried(p, &inputs) : std::vector<std::optional<Vector>>(ref.size());
@@ -301,10 +317,10 @@ class QuestionGrader {
         ++cells;
         CellResult cell;
         cell.label = vector ? std::to_string(c + 1) : std::to_string(r + 1) + "." + std::to_string(c + 1);
-        cell.given = w.text[r][c];
+        cell.given = w.text(r, c);
         const double t = ref[r][c];
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
-        const CellReading& read = w.read[r][c];
+        const CellReading& read = w.read(r, c);
         // A blank masked score is right, but does not by itself make a part answered.
         if (read.kind != CellReading::Kind::unanswered && !is_blank(cell.given)) ++result.answered;
         switch (read.kind) {
@@ -362,11 +378,13 @@ class QuestionGrader {
 
   // Tolerances of a carried row, derived from what it was carried from.
   std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Vector& input) const {
-    const PartMarking& m = spec_.marking.at(p);
+    const PartMarking& m = spec_->marking.at(p);
     if (m.tolerance) return std::vector<Tolerance>(truth(p)[r].size(), *m.tolerance);
-    if (p == Part::weights) return weight_tolerances(q_, input);
-    if (p == Part::output) return output_tolerances(q_, input, carried_values_);
-    return tolerance_row(p, r);
+    if (p != Part::weights && p != Part::output) return tolerance_row(p, r);
+    std::vector<Tolerance> out;
+    if (p == Part::weights) weight_tolerances(*q_, input, out);
+    else output_tolerances(*q_, input, carried_values_, out);
+    return out;
   }
 
   static void score(PartResult& result, const PartMarking& marking, std::size_t cells, std::size_t right,
@@ -390,20 +408,6 @@ class QuestionGrader {
     // Mistakes of an earlier step count here only when that step is not written down.
     const Part before = p == Part::output ? Part::weights : Part::scores;
     const bool upstream = p != Part::scores && !answered(before);
-    std::vector<MistakenAnswer> candidates = mistaken_answers(q_, p, q_.scores, q_.weights, upstream);
-    const StudentRows& ss = student_rows(Part::scores);
-    const StudentRows& sw = student_rows(Part::weights);
-    if (p != Part::scores && (ss.differs || sw.differs)) {
-      Matrix scores = q_.scores, weights = q_.weights;
-      bool complete = true;
-      for (std::size_t r = 0; r < scores.size(); ++r) {
-        if (asked(Part::scores) && !ss.rows[r]) complete = false;
-        if (ss.rows[r]) scores[r] = *ss.rows[r];
-        if (sw.rows[r]) weights[r] = *sw.rows[r];
-      }
-      if (complete)
-        for (MistakenAnswer& m : mistaken_answers(q_, p, scores, weights, upstream)) candidates.push_back(std::move(m));
-    }
     std::size_t readable = 0, credited = 0;
     for (const CellResult& cell : result.cells) {
       if (cell.value || cell.masked) ++readable;
@@ -413,6 +417,20 @@ class QuestionGrader {
     }
     if (readable == 0) return;
     if (readable <= credited) return;  // no mistake can explain more than the right method
+    std::vector<MistakenAnswer> candidates = mistaken_answers(*q_, p, q_->scores, q_->weights, upstream);
+    const StudentRows& ss = student_rows(Part::scores);
+    const StudentRows& sw = student_rows(Part::weights);
+    if (p != Part::scores && (ss.differs || sw.differs)) {
+      Matrix scores = q_->scores, weights = q_->weights;
+      bool complete = true;
+      for (std::size_t r = 0; r < scores.size(); ++r) {
+        if (asked(Part::scores) && !ss.rows[r]) complete = false;
+        if (ss.rows[r]) scores[r] = *ss.rows[r];
+        if (sw.rows[r]) weights[r] = *sw.rows[r];
+      }
+      if (complete)
+        for (MistakenAnswer& m : mistaken_answers(*q_, p, scores, weights, upstream)) candidates.push_back(std::move(m));
+    }
     const Written& w = written(p);
     std::vector<std::string> codes;
     for (const MistakenAnswer& m : candidates) {
@@ -427,7 +445,7 @@ class QuestionGrader {
           if (cell.masked) {
             all = want == masked_score;
           } else if (cell.value) {
-            const int d = w.read[r][c].decimals;
+            const int d = w.read(r, c).decimals;
             const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * unit(d) : 0.0);
             all = want != masked_score && std::fabs(*cell.value - want) <= slack + tiny;
           }
@@ -444,7 +462,7 @@ class QuestionGrader {
   // student's own rounding explains (0.67 + 0.090 + 0.245 is fine).
   std::vector<std::size_t> not_adding_up(const PartResult& result) const {
     std::vector<std::size_t> rows;
-    const std::size_t n = q_.tokens.size();
+    const std::size_t n = q_->tokens.size();
     for (std::size_t r = 0; r * n < result.cells.size(); ++r) {
       double total = 0, slack = tiny;
       bool complete = true;
@@ -484,9 +502,9 @@ class QuestionGrader {
       case Part::keys:
       case Part::values: return "Multiply the embedding by the table: entry j is x times column j of W.";
       case Part::scores:
-        return q_.scale == 1 ? "A score is the query times the key: multiply matching entries and add."
+        return q_->scale == 1 ? "A score is the query times the key: multiply matching entries and add."
                              : fmt::format("A score is the query times the key (multiply matching entries and add), divided by {}.",
-                                           format_exact(q_.scale));
+                                           format_exact(q_->scale));
       case Part::weights: return "Take e to the power of each score, then divide each by the total; the weights add up to 1.";
       case Part::output: return "Multiply each token's value by its weight, then add the results.";
       case Part::most_attended: return "The most attended token is the one with the largest weight.";
@@ -495,31 +513,31 @@ class QuestionGrader {
   }
 
   PartResult grade_words() {
-    const PartMarking& marking = spec_.marking.at(Part::most_attended);
-    const PartAnswer* a = find_part(s_, spec_.id, Part::most_attended);
+    const PartMarking& marking = spec_->marking.at(Part::most_attended);
+    const PartAnswer* a = find_part(*s_, spec_->id, Part::most_attended);
     static const StudentRows none;
     const StudentRows& sw = marking.follow_through ? student_rows(Part::weights) : none;
     PartResult result;
     result.part = Part::most_attended;
     result.max_score = marking.marks;
     std::size_t right = 0, carried_cells = 0;
-    const std::size_t cells = q_.most_attended.size();
+    const std::size_t cells = q_->most_attended.size();
     for (std::size_t r = 0; r < cells; ++r) {
       CellResult cell;
-      cell.label = q_.query_token ? "" : std::to_string(r + 1);
+      cell.label = q_->query_token ? "" : std::to_string(r + 1);
       // A single answer may be written as a scalar or as a one-cell list.
       // All-tokens words may be one list, or a list of one-word rows.
       const bool one_list = !a || a->rows.size() <= 1;
       cell.given = cell_text(a, one_list ? 0 : r, one_list ? r : 0);
-      cell.expected = q_.tokens[q_.most_attended[r]];
+      cell.expected = q_->tokens[q_->most_attended[r]];
       const std::string word = lower_trimmed(cell.given);
       if (word.empty() || word == "~" || word == "?" || word == "-") {
         cell.verdict = Verdict::unanswered;
       } else {
         ++result.answered;
-        auto is = [&](std::size_t t) { return lower_trimmed(q_.tokens[t]) == word; };
-        const bool known = std::any_of(q_.tokens.begin(), q_.tokens.end(), [&](const std::string& t) { return lower_trimmed(t) == word; });
-        if (is(q_.most_attended[r])) {
+        auto is = [&](std::size_t t) { return lower_trimmed(q_->tokens[t]) == word; };
+        const bool known = std::any_of(q_->tokens.begin(), q_->tokens.end(), [&](const std::string& t) { return lower_trimmed(t) == word; });
+        if (is(q_->most_attended[r])) {
           cell.verdict = Verdict::correct;
           ++right;
         } else if (sw.differs && sw.rows.size() > r && sw.rows[r] && is(most_attended({*sw.rows[r]})[0])) {
@@ -537,15 +555,15 @@ class QuestionGrader {
     return result;
   }
 
-  const QuestionVariant& q_;
-  const QuestionSpec& spec_;
-  const Submission& s_;
+  const QuestionVariant* q_ = nullptr;
+  const QuestionSpec* spec_ = nullptr;
+  const Submission* s_ = nullptr;
   mutable Matrix carried_values_;
   // Caches: each part's cells are read, and each tolerance computed, once.
   static constexpr std::size_t parts = static_cast<std::size_t>(Part::most_attended) + 1;
-  mutable std::array<std::optional<Written>, parts> written_;
-  mutable std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;
-  mutable std::array<std::optional<StudentRows>, parts> student_rows_;
+  mutable std::array<Written, parts> written_;
+  mutable std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;  // an empty row: not yet computed
+  mutable std::array<StudentRows, parts> student_rows_;
 };
 
 }  // namespace
@@ -564,8 +582,16 @@ const char* verdict_name(Verdict verdict) {
 
 Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col) {
   switch (part) {
-    case Part::weights: return weight_tolerances(q, q.scores[row])[col];
-    case Part::output: return output_tolerances(q, q.weights[row], q.values)[col];
+    case Part::weights: {
+      std::vector<Tolerance> out;
+      weight_tolerances(q, q.scores[row], out);
+      return out[col];
+    }
+    case Part::output: {
+      std::vector<Tolerance> out;
+      output_tolerances(q, q.weights[row], q.values, out);
+      return out[col];
+    }
     default: return plain_tolerance(q, part);
   }
 }
@@ -573,7 +599,8 @@ Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, s
 Marked grade(const Variant& variant, const Submission& submission) {
   Marked marked;
   for (const QuestionVariant& q : variant.questions) {
-    QuestionResult result = QuestionGrader(q, submission).run();
+    thread_local QuestionGrader grader;
+    QuestionResult result = grader.run(q, submission);
     for (const PartResult& p : result.parts) marked.answered += p.answered;
     marked.score += result.score;
     marked.max_score += result.max_score;
