@@ -47,18 +47,20 @@ bool scaled(double x, int decimals, std::int64_t& n) {
 // n·10^-decimals in fixed notation, as to_chars would write it; no "-0".
 char* write_scaled(char* out, std::int64_t n, int decimals) {
   if (n < 0) *out++ = '-';
-  std::uint64_t m = n < 0 ? static_cast<std::uint64_t>(-n) : static_cast<std::uint64_t>(n);
-  char digits[24];
-  int count = 0;
-  do {
-    digits[count++] = static_cast<char>('0' + m % 10);
-    m /= 10;
-  } while (m != 0);
-  while (count <= decimals) digits[count++] = '0';  // at least one digit before the point
-  for (int i = count - 1; i >= decimals; --i) *out++ = digits[i];
+  const std::uint64_t m = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  char digits[40];
+  int count = static_cast<int>(std::to_chars(digits, digits + sizeof digits, m).ptr - digits);
+  if (count <= decimals) {  // zeros in front, so that one digit comes before the point
+    const int pad = decimals + 1 - count;
+    std::copy_backward(digits, digits + count, digits + count + pad);
+    std::fill(digits, digits + pad, '0');
+    count += pad;
+  }
+  const int whole = count - decimals;  // digits before the point
+  out = std::copy(digits, digits + whole, out);
   if (decimals > 0) {
     *out++ = '.';
-    for (int i = decimals - 1; i >= 0; --i) *out++ = digits[i];
+    out = std::copy(digits + whole, digits + count, out);
   }
   return out;
 }
@@ -101,18 +103,14 @@ std::string format_exact(double x) {
 
 void append_exact(std::string& out, double x) {
   char buf[40];
-  // Fast path, for the plain decimals of a marked sheet: the fewest decimals
-  // that give x back, correctly rounded, are exactly the digits fmt's
-  // shortest form picks, and fmt writes them in fixed notation from 1e-4 up
-  // to 1e16. (Zero is left to fmt, for its "-0".)
+  // fmt writes its shortest form in fixed notation from 1e-4 to 1e16, and
+  // to_chars' shortest fixed form has the same digits (each is the shortest
+  // that reads back as x, the closest of those to x) without fmt's machinery.
+  // (Zero is left to fmt, for its "-0".)
   const double size = std::fabs(x);
   if (size >= 1e-4 && size < 1e15) {
-    std::int64_t n = 0;
-    for (int d = 0; d <= 15 && scaled(x, d, n); ++d)
-      if (static_cast<double>(n) / powers_of_ten[d] == x) {
-        out.append(buf, write_scaled(buf, n, d));
-        return;
-      }
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed).ptr);
+    return;
   }
   out.append(buf, fmt::format_to(buf, FMT_COMPILE("{}"), x));
 }

@@ -89,9 +89,9 @@ std::string broken_constraint(const QuestionSpec& spec, const QuestionVariant& q
   return {};
 }
 
-// One draw of a question into q: tokens, asking token, inputs, then scores,
-// weights and most attended tokens (the output is left to the caller, for
-// draws that pass the constraints). q's storage is reused from draw to draw,
+// One draw of a question into q: tokens, asking token, inputs and scores
+// (weights, most attended tokens and output are left to the caller, for
+// draws that may pass the constraints). q's storage is reused from draw to draw,
 // and so is the scratch's.
 struct DrawScratch {
   std::vector<std::uint32_t> bank;  // the word bank's indices, shuffled
@@ -159,8 +159,29 @@ void draw_question(const QuestionSpec& spec, Pcg32& rng, QuestionVariant& q, Dra
   rows.resize(q.queries.size());
   for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = q.query_token ? *q.query_token : r;
   attention_scores_into(q.queries, q.keys, q.scale, spec.mask, rows, q.scores);
-  softmax_rows_into(q.scores, q.weights);
-  most_attended_into(q.weights, q.most_attended);
+}
+
+// True when the scores alone break a constraint: one is beyond
+// max_abs_score, or two in a row are equal where the weights must differ
+// (distinct weights), or tie for the top (a single most attended token).
+// Equal scores give equal weights, so broken_constraint would fail the draw
+// too; this only spares computing its weights.
+bool scores_break_constraint(const QuestionSpec& spec, const QuestionVariant& q) {
+  const Constraints& c = spec.constraints;
+  const bool unique_top =
+      c.unique_top_weight || std::find(spec.ask.begin(), spec.ask.end(), Part::most_attended) != spec.ask.end();
+  for (const Vector& row : q.scores) {
+    double top = masked_score;
+    for (double s : row) {
+      if (s != masked_score && c.max_abs_score && std::fabs(s) > *c.max_abs_score) return true;
+      top = std::max(top, s);
+    }
+    for (std::size_t i = 0; i < row.size(); ++i)
+      for (std::size_t j = i + 1; j < row.size(); ++j)
+        if (row[i] != masked_score && row[i] == row[j] && (c.distinct_weights || (unique_top && row[i] == top)))
+          return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -220,7 +241,11 @@ void make_variant_into(const Rubric& rubric, std::uint64_t seed, std::uint64_t i
     QuestionVariant& q = v.questions[i];
     for (int attempt = 0; attempt < draws; ++attempt) {
       draw_question(spec, rng, q, scratch);
-      why = broken_constraint(spec, q, attempt + 1 == draws);
+      const bool last = attempt + 1 == draws;
+      if (!last && scores_break_constraint(spec, q)) continue;
+      softmax_rows_into(q.scores, q.weights);
+      most_attended_into(q.weights, q.most_attended);
+      why = broken_constraint(spec, q, last);
       if (why.empty()) {
         multiply_into(q.weights, q.values, q.output);
         break;
