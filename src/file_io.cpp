@@ -108,4 +108,45 @@ void write_file(const std::string& path, const std::string& bytes) {
   }
 }
 
+NewFolder::NewFolder(std::string path) : path_(std::move(path)) {
+  static std::atomic<unsigned> counter{0};
+  temporary_ = path_ + ".tmp-attnmark-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  if (::mkdir(temporary_.c_str(), 0755) != 0)
+    throw Error(path_, 0, 0, std::string("cannot create folder: ") + std::strerror(errno));
+  fd_ = ::open(temporary_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd_ < 0) {
+    const int saved = errno;
+    ::rmdir(temporary_.c_str());
+    throw Error(path_, 0, 0, std::string("cannot open folder: ") + std::strerror(saved));
+  }
+}
+
+NewFolder::~NewFolder() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) {
+    std::error_code ignored;
+    std::filesystem::remove_all(temporary_, ignored);
+  }
+}
+
+void NewFolder::write(const std::string& name, std::string_view bytes) {
+  const std::string shown = path_ + "/" + name;
+  Descriptor fd(::openat(fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (fd.get() < 0) throw Error(shown, 0, 0, std::string("cannot write: ") + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t wrote = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) throw Error(shown, 0, 0, std::string("write failed: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(wrote);
+  }
+  if (!fd.close()) throw Error(shown, 0, 0, std::string("write failed: ") + std::strerror(errno));
+}
+
+void NewFolder::commit() {
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0)
+    throw Error(path_, 0, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+  committed_ = true;
+}
+
 }  // namespace attnmark

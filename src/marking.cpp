@@ -248,10 +248,11 @@ class ReportWriter {
       ClassSummary::Row& row = rows[i];
       row.file_stem = stems_.take(row.student.empty() ? fs::path(row.source).filename().string() : row.student);
       if (settings_.feedback == FeedbackMode::files) {
-        const fs::path dir = root_ / "feedback";
-        write_file((dir / (row.file_stem + ".json")).string(), chunk.files[i].json);
-        write_file((dir / (row.file_stem + ".md")).string(), chunk.files[i].markdown);
-        write_file((dir / (row.file_stem + ".html")).string(), chunk.files[i].html);
+        // feedback/ appears whole when the run has finished, like the other reports.
+        if (!feedback_) feedback_.emplace((root_ / "feedback").string());
+        feedback_->write(row.file_stem + ".json", chunk.files[i].json);
+        feedback_->write(row.file_stem + ".md", chunk.files[i].markdown);
+        feedback_->write(row.file_stem + ".html", chunk.files[i].html);
       }
       ++statuses_[row.status];
     }
@@ -266,6 +267,7 @@ class ReportWriter {
     write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style));
     markdown.get();
     if (settings_.feedback == FeedbackMode::jsonl) close(jsonl_, "feedback.jsonl");
+    if (feedback_) feedback_->commit();
     // The gradebook last: its presence means the run finished.
     close(gradebook_, "gradebook.csv");
     return statuses_;
@@ -295,6 +297,7 @@ class ReportWriter {
   FileStems stems_;
   std::vector<std::vector<char>> buffers_;  // outlive the streams below
   std::ofstream gradebook_, jsonl_;
+  std::optional<NewFolder> feedback_;  // feedback files, made when the first is written
   std::map<std::string, int> statuses_;
 };
 
