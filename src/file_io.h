@@ -31,7 +31,8 @@ void write_file(const std::string& path, const std::string& bytes);
 //   feedback.write("s001.md", text);
 //   feedback.commit();  // out/feedback now holds every file
 //
-// Not thread-safe. Throws Error naming the path on failure.
+// write() may be called from several threads at once; commit() only when
+// they are done. Throws Error naming the path on failure.
 class NewFolder {
  public:
   // REQUIRES: the parent of `path` exists.

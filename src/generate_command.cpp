@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <optional>
 #include <random>
 
 #include "attnmark/error.h"
@@ -129,9 +130,20 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
     throw Error("--roster: give -o DIR, the folder for one file per student (or, for key, --format jsonl)");
   const std::filesystem::path dir(options.output);
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (!std::filesystem::is_directory(dir, ec))
+  // A new folder is filled under a temporary name and appears whole at the
+  // end (and each file costs one directory operation, not two); files in a
+  // folder that exists already replace their old versions one by one.
+  std::optional<NewFolder> fresh;
+  if (!std::filesystem::exists(dir, ec)) {
+    if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
+    fresh.emplace(options.output);
+  } else if (!std::filesystem::is_directory(dir, ec)) {
     throw Error(fmt::format("-o: with --roster, '{}' must be a folder", options.output));
+  }
+  auto put = [&](const std::string& name, const std::string& bytes) {
+    if (fresh) fresh->write(name, bytes);
+    else write_file((dir / name).string(), bytes);
+  };
 
   // The class files' names are kept from students, so no id can replace them.
   const std::vector<std::string> stems = file_stems(students, {"class-pack", "class-key"});
@@ -140,9 +152,8 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   for_each_student(students.size(), jobs, [&](std::size_t i) {
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
-    const std::string base = (dir / stems[i]).string();
-    if (!job.answers) write_file(base + (job.key ? ".key" : "") + ext, render(job, rubric, variant, s.name, style));
-    if (!job.key) write_file(base + ".answers.yaml", render_answer_template(rubric, variant));
+    if (!job.answers) put(stems[i] + (job.key ? ".key" : "") + ext, render(job, rubric, variant, s.name, style));
+    if (!job.key) put(stems[i] + ".answers.yaml", render_answer_template(rubric, variant));
     if (packs) {
       if (!job.key) outputs[i].worksheet = NamedSheet{sheet_document(rubric, variant, Sheet::worksheet), s.name};
       outputs[i].key = NamedSheet{sheet_document(rubric, variant, Sheet::key), s.name};
@@ -158,17 +169,17 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
       keys.push_back(std::move(o.key));
     }
     if (!job.key) {
-      write_file((dir / "class-pack.html").string(), class_html(worksheets, title + ": class pack", style));
+      put("class-pack.html", class_html(worksheets, title + ": class pack", style));
       made.push_back("class-pack.html");
       if (job.format == "tex") {
-        write_file((dir / "class-pack.tex").string(), sheet_latex(worksheets, style.text_size));
+        put("class-pack.tex", sheet_latex(worksheets, style.text_size));
         made.push_back("class-pack.tex");
       }
     }
-    write_file((dir / "class-key.html").string(), class_html(keys, title + ": class answer key", style));
+    put("class-key.html", class_html(keys, title + ": class answer key", style));
     made.push_back("class-key.html");
     if (job.format == "tex") {
-      write_file((dir / "class-key.tex").string(), sheet_latex(keys, style.text_size));
+      put("class-key.tex", sheet_latex(keys, style.text_size));
       made.push_back("class-key.tex");
     }
   }
@@ -177,6 +188,7 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
                      : job.key   ? fmt::format("{} key{}", n, n == 1 ? "" : "s")
                                  : fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s");
   for (const std::string& m : made) what += ", " + m;
+  if (fresh) fresh->commit();
   err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
   return 0;
 }
