@@ -1,5 +1,6 @@
 #include "file_io.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -54,18 +55,20 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   if (!S_ISREG(info.st_mode)) throw Error(path, 0, 0, "is not a regular file (a pipe, socket or device)");
   if (static_cast<std::uintmax_t>(info.st_size) > max_bytes)
     throw Error(path, 0, 0, size_message(static_cast<std::uintmax_t>(info.st_size), max_bytes));
-  std::string bytes;
-  bytes.reserve(static_cast<std::size_t>(info.st_size));
-  char buffer[65536];
+  // Read straight into the string, one byte more than the size, to see
+  // whether the file grew while it was read (then stop at the cap all the same).
+  std::string bytes(static_cast<std::size_t>(info.st_size) + 1, '\0');
+  std::size_t have = 0;
   for (;;) {
-    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (have == bytes.size()) bytes.resize(std::min(bytes.size() * 2, max_bytes + 1));
+    const ssize_t got = ::read(fd.get(), bytes.data() + have, bytes.size() - have);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw Error(path, 0, 0, std::string("read failed: ") + std::strerror(errno));
     if (got == 0) break;
-    bytes.append(buffer, static_cast<std::size_t>(got));
-    // The file grew while it was read: stop at the cap all the same.
-    if (bytes.size() > max_bytes) throw Error(path, 0, 0, size_message(bytes.size(), max_bytes) + " (or more)");
+    have += static_cast<std::size_t>(got);
+    if (have > max_bytes) throw Error(path, 0, 0, size_message(have, max_bytes) + " (or more)");
   }
+  bytes.resize(have);
   return bytes;
 }
 

@@ -267,8 +267,20 @@ bool read_plain_decimal(std::string_view text, CellReading& out) {
   }
   if (i != text.size()) return false;
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return false;
+  // Up to 15 digits: the digits and 10^decimals are exact doubles, so one
+  // correctly rounded division gives what from_chars would (Clinger's fast path).
+  static constexpr double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const std::size_t digits = i - digits_start - (decimals > 0 ? 1 : 0);
+  if (digits <= 15) {
+    std::uint64_t whole = 0;
+    for (std::size_t k = digits_start; k < text.size(); ++k)
+      if (text[k] != '.') whole = whole * 10 + static_cast<std::uint64_t>(text[k] - '0');
+    value = static_cast<double>(whole) / powers[decimals];
+    if (text[0] == '-') value = -value;
+  } else {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return false;
+  }
   out.kind = CellReading::Kind::value;
   out.value = value == 0 ? 0.0 : value;  // "-0" reads as +0, as on the general path
   out.decimals = decimals;

@@ -3,11 +3,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "attnmark/number_reader.h"
+#include "attnmark/pcg32.h"
 
 using attnmark::CellReading;
+using attnmark::Pcg32;
 using attnmark::read_number;
 using Kind = CellReading::Kind;
 
@@ -332,4 +335,24 @@ TEST_CASE("any bytes are read without throwing") {
     }
   }
   CHECK(bad == 0);
+}
+
+// Plain decimals take a fast path (up to 15 digits, one division); strtod
+// (exact in glibc) is the reference for it and for the longer ones.
+TEST_CASE("plain decimals read exactly as strtod reads them, short and long") {
+  Pcg32 rng(15, 17);
+  for (int i = 0; i < 100000; ++i) {
+    std::string text = rng.below(4) == 0 ? "-" : "";
+    const std::uint32_t whole_digits = 1 + rng.below(9), decimals = rng.below(10);
+    for (std::uint32_t k = 0; k < whole_digits; ++k) text += static_cast<char>('0' + rng.below(10));
+    if (decimals) text += '.';
+    for (std::uint32_t k = 0; k < decimals; ++k) text += static_cast<char>('0' + rng.below(10));
+    const CellReading r = read_number(text);
+    INFO(text);
+    REQUIRE(r.kind == CellReading::Kind::value);
+    const double want = std::strtod(text.c_str(), nullptr);
+    REQUIRE(r.value == (want == 0 ? 0.0 : want));
+    if (want == 0) REQUIRE_FALSE(std::signbit(r.value));  // "-0.00" reads as +0
+    REQUIRE(r.decimals == static_cast<int>(decimals));
+  }
 }
