@@ -115,4 +115,33 @@ void append_exact(std::string& out, double x) {
   out.append(buf, fmt::format_to(buf, FMT_COMPILE("{}"), x));
 }
 
+void append_exact(std::string& out, double x, std::string_view written) {
+  // `written` is x's shortest form when it is a plain decimal in the form fmt
+  // writes (no sign on zero, no leading or trailing zeros) of at most 15
+  // significant digits: such a decimal is the only one of its length that
+  // reads as x (DBL_DIG is 15), and none shorter does.
+  const double size = std::fabs(x);
+  std::size_t i = !written.empty() && written[0] == '-' ? 1 : 0;
+  const std::size_t start = i;
+  int significant = 0;
+  bool leading = true;
+  while (i < written.size() && written[i] >= '0' && written[i] <= '9') {
+    if (written[i] != '0') leading = false;
+    if (!leading) ++significant;
+    ++i;
+  }
+  const std::size_t whole = i - start;
+  bool ok = whole > 0 && (whole == 1 || written[start] != '0') && size >= 1e-4 && size < 1e15;
+  if (ok && i < written.size()) {
+    ok = written[i] == '.' && i + 1 < written.size() && written.back() != '0';
+    for (++i; ok && i < written.size(); ++i) {
+      ok = written[i] >= '0' && written[i] <= '9';
+      if (written[i] != '0') leading = false;
+      if (!leading) ++significant;
+    }
+  }
+  if (ok && significant <= 15) out += written;
+  else append_exact(out, x);
+}
+
 }  // namespace attnmark

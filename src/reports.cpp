@@ -243,7 +243,10 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
           json_plain(out, c.label);
           out += ",\"given\":";
           json_string(out, c.given);
-          if (c.value) number(",\"value\":", *c.value);
+          if (c.value) {
+            out += ",\"value\":";
+            append_exact(out, *c.value, c.given);
+          }
           else out += c.masked ? ",\"value\":\"masked\"" : ",\"value\":null";
           out += ",\"verdict\":";
           json_plain(out, verdict_name(c.verdict));

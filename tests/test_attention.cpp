@@ -167,6 +167,20 @@ TEST_CASE("format_fixed and round_to agree with printf and strtod, ties and huge
     REQUIRE(got == fmt::format("{}", x));
     REQUIRE(format_exact(x) == got);
   }
+  for (int i = 0; i < 100000; ++i) {  // append_exact from the text a value was read from
+    std::string text = rng.below(3) == 0 ? "-" : "";
+    const std::uint32_t whole = rng.below(12), decimals = rng.below(12);
+    for (std::uint32_t k = 0; k < whole; ++k) text += static_cast<char>('0' + rng.below(10));
+    if (whole == 0) text += '0';
+    if (decimals) text += '.';
+    for (std::uint32_t k = 0; k < decimals; ++k) text += static_cast<char>('0' + rng.below(10));
+    double x = std::strtod(text.c_str(), nullptr);
+    if (x == 0) x = 0;  // as read_number reads "-0"
+    std::string got;
+    append_exact(got, x, text);
+    INFO(text);
+    REQUIRE(got == fmt::format("{}", x));
+  }
   std::string exact;
   append_exact(exact, 100000);
   append_exact(exact, 0.0001);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace attnmark {
 
@@ -25,5 +26,9 @@ std::string format_exact(double x);
 
 // format_exact(x) appended to out.
 void append_exact(std::string& out, double x);
+// The same for an x read from `written` (a student's "0.665"): when the text
+// is already x's shortest form it is copied, which is quicker.
+// REQUIRES: x is the value of `written` (as read_number reads it).
+void append_exact(std::string& out, double x, std::string_view written);
 
 }  // namespace attnmark
