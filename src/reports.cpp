@@ -362,7 +362,8 @@ std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool re
     for (const PartResult& p : q.parts) {
       std::string marks;
       for (const CellResult& c : p.cells) {
-        marks += (marks.empty() ? "" : " ") + std::string(symbol(c.verdict));
+        if (!marks.empty()) marks += ' ';
+        marks += symbol(c.verdict);
         if (reveal) marks += "(" + c.expected + ")";
       }
       out += fmt::format("  {:<14}{:>9}   {}\n", part_heading(p.part), score_text(p.score) + " / " + score_text(p.max_score), marks);

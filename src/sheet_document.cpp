@@ -25,7 +25,13 @@ SheetBlock table_block(SheetTable table) { return SheetBlock{true, {}, std::move
 std::string given(double x) { return format_exact(x); }
 
 // A factor in a worked product: negatives in brackets, as on paper.
-std::string factor(double x) { return x < 0 ? "(" + given(x) + ")" : given(x); }
+std::string factor(double x) {
+  if (x >= 0) return given(x);
+  std::string out = "(";  // (appended, not "(" + ...: GCC 12 -O3 warns wrongly on that)
+  out += given(x);
+  out += ')';
+  return out;
+}
 
 std::string vector_text(const Vector& v) {
   std::string out;
