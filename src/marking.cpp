@@ -246,8 +246,9 @@ class ReportWriter {
     std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       ClassSummary::Row& row = rows[i];
-      row.file_stem = stems_.take(row.student.empty() ? fs::path(row.source).filename().string() : row.student);
       if (settings_.feedback == FeedbackMode::files) {
+        // (Only then: summary.html links each row to its feedback page by this name.)
+        row.file_stem = stems_.take(row.student.empty() ? fs::path(row.source).filename().string() : row.student);
         // feedback/ appears whole when the run has finished, like the other reports.
         if (!feedback_) feedback_.emplace((root_ / "feedback").string());
         feedback_->write(row.file_stem + ".json", chunk.files[i].json);

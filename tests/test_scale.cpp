@@ -1,0 +1,162 @@
+// Large classes: --feedback jsonl and none, and reports that do not depend
+// on the number of threads (--jobs), across chunks and batches.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "attnmark/numbers.h"
+#include "attnmark/rubric_loader.h"
+#include "attnmark/variant.h"
+#include "file_io.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace attnmark;
+
+namespace {
+
+std::string slurp(const fs::path& p) { return read_file(p.string(), std::size_t{1} << 28); }
+
+// Every regular file under `dir`, by relative name, with its bytes.
+std::map<std::string, std::string> tree(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) out[fs::relative(entry.path(), dir).string()] = slurp(entry.path());
+  return out;
+}
+
+// A form export of `rows` students of rubrics/all-tokens.yaml (seed 7):
+// right answers, mistakes (scores divided by their total), blank and
+// unreadable cells, and every 50th row a resubmission of an earlier student.
+// Returns the number of resubmissions.
+int write_class_sheet(const fs::path& path, int rows) {
+  const Rubric rubric = load_rubric_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/all-tokens.yaml");
+  std::string text = "Timestamp,Student";
+  for (const char* part : {"scores", "weights"})
+    for (int r = 1; r <= 3; ++r)
+      for (int c = 1; c <= 3; ++c) text += fmt::format(",q1.{}.{}.{}", part, r, c);
+  for (int r = 1; r <= 3; ++r)
+    for (int c = 1; c <= 2; ++c) text += fmt::format(",q1.output.{}.{}", r, c);
+  text += "\r\n";
+  int resubmissions = 0;
+  for (int i = 0; i < rows; ++i) {
+    int who = i;
+    if (i % 50 == 49) {
+      who = i - 30;
+      ++resubmissions;
+    }
+    const std::string student = fmt::format("s{:05}", who);
+    const Variant v = make_variant(rubric, 7, student);
+    const QuestionVariant& q = v.questions[0];
+    text += fmt::format("2026-11-30 09:{:02},{}", i % 60, student);
+    for (const Vector& row : q.scores)
+      for (double s : row) text += "," + format_fixed(s, 0);
+    for (std::size_t r = 0; r < q.weights.size(); ++r)
+      for (std::size_t c = 0; c < q.weights[r].size(); ++c) {
+        double total = 0;
+        for (double s : q.scores[r]) total += s;
+        if (i % 7 == 3) text += "," + format_fixed(q.scores[r][c] / total, 3);  // no exp
+        else if (i % 11 == 5) text += ",";                                      // blank
+        else if (i % 13 == 6 && c == 1) text += ",6.6.5";                        // unreadable
+        else text += "," + format_fixed(q.weights[r][c], 3);
+      }
+    for (const Vector& row : q.output)
+      for (double o : row) text += "," + format_fixed(o, 2);
+    text += "\r\n";
+  }
+  write_file(path.string(), text);
+  return resubmissions;
+}
+
+}  // namespace
+
+TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chunks and batches") {
+  const fs::path dir = scratch() / "scale-jobs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // 9,000 rows: more than two batches of 4,096 and many chunks of 256.
+  const int resubmissions = write_class_sheet(dir / "class.csv", 9000);
+  std::map<std::string, std::string> first;
+  for (const char* jobs : {"1", "2", "7"}) {
+    const fs::path out = dir / fmt::format("jsonl-{}", jobs);
+    const Run run = run_cli(fmt::format("mark rubrics/all-tokens.yaml --seed 7 '{}' --feedback jsonl --jobs {} --out '{}'",
+                                        (dir / "class.csv").string(), jobs, out.string()));
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    const std::map<std::string, std::string> files = tree(out);
+    CHECK(files.size() == 4);  // gradebook.csv, summary.md, summary.html, feedback.jsonl
+    if (first.empty()) first = files;
+    else CHECK(files == first);
+  }
+  // What was marked is what the sheet holds: one line per row, the
+  // resubmitted rows superseded, the mistakes named.
+  const std::string& jsonl = first.at("feedback.jsonl");
+  CHECK(std::count(jsonl.begin(), jsonl.end(), '\n') == 9000);
+  const auto gradebook = parse_csv(first.at("gradebook.csv"));
+  REQUIRE(gradebook.size() == 9001);
+  std::map<std::string, int> statuses;
+  for (std::size_t i = 1; i < gradebook.size(); ++i) ++statuses[gradebook[i][2]];
+  CHECK(statuses["duplicate"] == resubmissions);
+  CHECK(statuses["graded"] == 9000 - resubmissions);
+  CHECK(first.at("summary.md").find("no-exp") != std::string::npos);
+
+  // Feedback files too: 600 rows (three chunks), every file compared.
+  write_class_sheet(dir / "small.csv", 600);
+  std::map<std::string, std::string> files_first;
+  for (const char* jobs : {"1", "2"}) {
+    const fs::path out = dir / fmt::format("files-{}", jobs);
+    const Run run = run_cli(fmt::format("mark rubrics/all-tokens.yaml --seed 7 '{}' --jobs {} --out '{}'",
+                                        (dir / "small.csv").string(), jobs, out.string()));
+    REQUIRE(run.status == 0);
+    const std::map<std::string, std::string> files = tree(out);
+    CHECK(files.size() == 3 + 3 * 600);
+    if (files_first.empty()) files_first = files;
+    else CHECK(files == files_first);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line; none writes no feedback") {
+  const fs::path dir = scratch() / "scale-feedback";
+  fs::remove_all(dir);
+  const std::string answers = std::string(ATTNMARK_SOURCE_DIR) + "/fixtures/class/answers";
+  for (const char* mode : {"files", "jsonl", "none"}) {
+    const Run run = run_cli(fmt::format("mark rubrics/class-demo.yaml '{}' --feedback {} --out '{}'", answers, mode,
+                                        (dir / mode).string()));
+    INFO(mode << ": " << run.err);
+    REQUIRE(run.status == 0);
+  }
+  // The same objects, in gradebook order; each file ends in a newline.
+  std::multiset<std::string> from_files, from_lines;
+  for (const auto& [name, bytes] : tree(dir / "files" / "feedback"))
+    if (name.ends_with(".json")) {
+      REQUIRE(bytes.ends_with("\n"));
+      from_files.insert(bytes.substr(0, bytes.size() - 1));
+    }
+  const std::string jsonl = slurp(dir / "jsonl" / "feedback.jsonl");
+  std::vector<std::string> lines;
+  for (std::size_t start = 0, end; start < jsonl.size(); start = end + 1) {
+    end = jsonl.find('\n', start);
+    REQUIRE(end != std::string::npos);
+    lines.push_back(jsonl.substr(start, end - start));
+  }
+  from_lines.insert(lines.begin(), lines.end());
+  CHECK(from_lines == from_files);
+  const auto gradebook = parse_csv(slurp(dir / "jsonl" / "gradebook.csv"));
+  REQUIRE(gradebook.size() == lines.size() + 1);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    CHECK(lines[i].find(fmt::format("\"source\":\"{}\"", gradebook[i + 1][gradebook[0].size() - 2])) != std::string::npos);
+  // No feedback pages, and so no links to them.
+  CHECK_FALSE(fs::exists(dir / "jsonl" / "feedback"));
+  CHECK(slurp(dir / "jsonl" / "summary.html").find("href=\"feedback/") == std::string::npos);
+  CHECK(slurp(dir / "files" / "summary.html").find("href=\"feedback/") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "none" / "feedback"));
+  CHECK_FALSE(fs::exists(dir / "none" / "feedback.jsonl"));
+  CHECK(slurp(dir / "none" / "gradebook.csv") == slurp(dir / "jsonl" / "gradebook.csv"));
+  fs::remove_all(dir);
+}
