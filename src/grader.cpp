@@ -57,13 +57,15 @@ void output_tolerances(const QuestionVariant& q, const Vector& weights, const Ma
                        std::vector<Tolerance>& out) {
   const int dw = q.spec->decimals(Part::weights);
   const int d = q.spec->decimals(Part::output);
+  std::array<double, max_tokens> rounded_weights;  // a weight per token
+  for (std::size_t j = 0; j < weights.size(); ++j) rounded_weights[j] = round_to(weights[j], dw);
   out.clear();
   for (std::size_t c = 0; c < values[0].size(); ++c) {
     double exact = 0, rounded = 0;
     int inexact_products = 0;
     for (std::size_t j = 0; j < weights.size(); ++j) {
       exact += weights[j] * values[j][c];
-      const double product = round_to(weights[j], dw) * values[j][c];
+      const double product = rounded_weights[j] * values[j][c];
       rounded += product;
       if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
     }
@@ -315,8 +317,12 @@ class QuestionGrader {
       std::vector<Tolerance> carried_row;  // computed when first needed
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         ++cells;
-        CellResult cell;
-        cell.label = vector ? std::to_string(c + 1) : std::to_string(r + 1) + "." + std::to_string(c + 1);
+        CellResult& cell = result.cells.emplace_back();  // filled in place
+        if (!vector) {
+          cell.label = std::to_string(r + 1);
+          cell.label += '.';
+        }
+        cell.label += std::to_string(c + 1);
         cell.given = w.text(r, c);
         const double t = ref[r][c];
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
@@ -361,7 +367,6 @@ class QuestionGrader {
             break;
           }
         }
-        result.cells.push_back(std::move(cell));
       }
     }
     if (result.answered == 0) {
