@@ -1,15 +1,18 @@
 #include "marking.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
-#include <memory>
-#include <functional>
 #include <future>
+#include <memory>
+#include <mutex>
 #include <ostream>
-#include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "answer_reader.h"
@@ -25,7 +28,6 @@ namespace attnmark {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::size_t batch_size = 4096;                    // submissions judged at once
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -81,16 +83,77 @@ struct Place {
   bool same_as(const Place& other) const { return file == other.file && row == other.row; }
 };
 
-// Each student's last submission in input order: the one that counts.
-using LastSubmissions = std::unordered_map<std::string, Place>;
+// Everything read before anything is judged: the answer files in full, the
+// sheets checked (a row is read again when it is judged), every submission's
+// place in input order, and each student's last submission (the one that
+// counts).
+struct Inputs {
+  std::vector<std::string> files;
+  std::vector<std::optional<Submission>> parsed;  // answer files, and sheets that cannot be used
+  std::vector<std::string> sheet_texts;
+  std::vector<std::unique_ptr<SheetReader>> sheets;
+  std::vector<Place> submissions;                  // in input order
+  std::unordered_map<std::string, Place> last;     // student → their last submission
 
-// A submission waiting to be judged: read already (an answer file), or a
-// sheet row still to be read (on the worker thread).
-struct Pending {
-  Submission submission;
-  const SheetReader* sheet = nullptr;  // set for a sheet row
-  Place place;
+  // Submission i, read (a sheet row) or taken (an answer file: once only).
+  Submission take(std::size_t i) {
+    const Place& place = submissions[i];
+    if (parsed[place.file]) return std::move(*parsed[place.file]);
+    return sheets[place.file]->submission(place.row);
+  }
+  // Where the student's later submission is, when `place` is not their last.
+  std::string superseded_by(const std::string& student, const Place& place) const {
+    auto it = last.find(student);
+    if (it == last.end() || it->second.same_as(place)) return {};
+    const Place& later = it->second;
+    return later.line ? files[later.file] + ":" + std::to_string(later.line) : files[later.file];
+  }
 };
+
+// Reads and checks every input. Unreadable files and sheets become one
+// unreadable submission each.
+Inputs read_inputs(std::vector<std::string> files, unsigned jobs, std::ostream& err) {
+  // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
+  ReadLimits limits;
+  limits.max_sheet_bytes = std::size_t{256} << 20;
+  limits.max_sheet_rows = 1'000'000;
+  limits.max_sheet_cells = 50'000'000;
+  Inputs in;
+  in.files = std::move(files);
+  const std::size_t n = in.files.size();
+  in.parsed.resize(n);
+  in.sheet_texts.resize(n);
+  in.sheets.resize(n);
+  // Answer files in full, on every core; sheets row by row for their student column.
+  parallel_for(n, jobs, [&](std::size_t i) {
+    if (!is_sheet(in.files[i])) in.parsed[i] = read_answer_path(in.files[i], limits);
+  });
+  for (std::size_t i = 0; i < n; ++i) {
+    if (in.parsed[i]) {
+      const Submission& s = *in.parsed[i];
+      if (s.unreadable.empty() && !s.student.empty()) in.last[s.student] = Place{i, 0, 0};
+      in.submissions.push_back(Place{i, 0, 0});
+      continue;
+    }
+    try {
+      in.sheet_texts[i] = read_file(in.files[i], limits.max_sheet_bytes);
+      in.sheets[i] = std::make_unique<SheetReader>(in.sheet_texts[i], in.files[i], limits,
+                                                   [&](std::size_t row, int line, const std::string& student) {
+                                                     if (!student.empty()) in.last[student] = Place{i, row, line};
+                                                   });
+      for (const std::string& column : in.sheets[i]->unknown_columns())
+        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n",
+                           in.files[i], column);
+      for (std::size_t row = 0; row < in.sheets[i]->rows(); ++row) in.submissions.push_back(Place{i, row, 0});
+    } catch (const Error& e) {
+      in.parsed[i] = unreadable(in.files[i], e.file().empty() ? e.message() : e.what());
+      in.sheets[i].reset();
+      std::string().swap(in.sheet_texts[i]);
+      in.submissions.push_back(Place{i, 0, 0});
+    }
+  }
+  return in;
+}
 
 // One student's feedback files (feedback files only).
 struct FeedbackFiles {
@@ -100,7 +163,7 @@ struct FeedbackFiles {
 // A run of consecutive submissions, judged by one thread, with everything
 // they add to the reports rendered in order. Chunks are the same whatever
 // the number of threads, so the reports are too. Their text buffers are
-// reused from batch to batch.
+// reused from chunk to chunk.
 struct Chunk {
   std::string gradebook;             // their gradebook rows
   std::string jsonl;                 // their feedback.jsonl lines (feedback jsonl)
@@ -110,110 +173,32 @@ struct Chunk {
 
 constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
-// Judges `batch` on `jobs` threads into `chunks` (one per chunk_size submissions).
-void judge_batch(const Rubric& rubric, std::optional<std::uint64_t> seed, std::vector<Pending>& batch,
-                 const LastSubmissions& last, const std::vector<std::string>& files, unsigned jobs,
-                 FeedbackMode feedback, const HtmlStyle& style, std::vector<Chunk>& chunks) {
-  chunks.resize((batch.size() + chunk_size - 1) / chunk_size);
-  parallel_for(chunks.size(), jobs, [&](std::size_t c) {
-    Chunk& chunk = chunks[c];
-    chunk.gradebook.clear();
-    chunk.jsonl.clear();
-    chunk.summary.emplace(rubric);
-    const std::size_t first = c * chunk_size, end = std::min(batch.size(), first + chunk_size);
-    chunk.files.resize(feedback == FeedbackMode::files ? end - first : 0);
-    for (std::size_t i = first; i < end; ++i) {
-      if (batch[i].sheet) batch[i].submission = batch[i].sheet->submission(batch[i].place.row);
-      const Submission s = std::move(batch[i].submission);  // let go here, on this thread
-      std::string superseded_by;
-      if (s.unreadable.empty() && !s.student.empty()) {
-        auto it = last.find(s.student);
-        if (it != last.end() && !it->second.same_as(batch[i].place)) {
-          const Place& later = it->second;
-          superseded_by = later.line ? files[later.file] + ":" + std::to_string(later.line) : files[later.file];
-        }
-      }
-      const GradedSubmission graded = judge(rubric, seed, s, superseded_by);
-      append_gradebook_row(chunk.gradebook, rubric, graded);
-      if (feedback == FeedbackMode::jsonl) {
-        append_feedback_json(chunk.jsonl, graded);
-        chunk.jsonl += '\n';
-      } else if (feedback == FeedbackMode::files) {
-        FeedbackFiles& f = chunk.files[i - first];
-        f.json.clear();
-        append_feedback_json(f.json, graded);
-        f.json += '\n';
-        f.markdown = feedback_markdown(rubric, graded, rubric.reveal_in_feedback);
-        f.html = feedback_html(rubric, graded, rubric.reveal_in_feedback, style);
-      }
-      chunk.summary->add(graded);
+// Judges chunk c of the inputs' submissions into `chunk`.
+void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in, std::size_t c, Chunk& chunk) {
+  chunk.gradebook.clear();
+  chunk.jsonl.clear();
+  chunk.summary.emplace(rubric);
+  const std::size_t first = c * chunk_size, end = std::min(in.submissions.size(), first + chunk_size);
+  chunk.files.resize(settings.feedback == FeedbackMode::files ? end - first : 0);
+  for (std::size_t i = first; i < end; ++i) {
+    const Submission s = in.take(i);
+    const std::string superseded_by =
+        s.unreadable.empty() && !s.student.empty() ? in.superseded_by(s.student, in.submissions[i]) : std::string();
+    const GradedSubmission graded = judge(rubric, settings.seed, s, superseded_by);
+    append_gradebook_row(chunk.gradebook, rubric, graded);
+    if (settings.feedback == FeedbackMode::jsonl) {
+      append_feedback_json(chunk.jsonl, graded);
+      chunk.jsonl += '\n';
+    } else if (settings.feedback == FeedbackMode::files) {
+      FeedbackFiles& f = chunk.files[i - first];
+      f.json.clear();
+      append_feedback_json(f.json, graded);
+      f.json += '\n';
+      f.markdown = feedback_markdown(rubric, graded, rubric.reveal_in_feedback);
+      f.html = feedback_html(rubric, graded, rubric.reveal_in_feedback, settings.style);
     }
-  });
-}
-
-// Reads every input in order, handing batches of pending submissions to
-// `consume`. Unreadable files and sheets become one unreadable submission each.
-void for_each_batch(const std::vector<std::string>& files, unsigned jobs,
-                    const std::function<void(std::vector<Pending>&, const LastSubmissions&)>& consume,
-                    std::ostream& err) {
-  // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
-  ReadLimits limits;
-  limits.max_sheet_bytes = std::size_t{256} << 20;
-  limits.max_sheet_rows = 1'000'000;
-  limits.max_sheet_cells = 50'000'000;
-  // Every input is read and checked before anything is judged, so the last
-  // submission of each student is known: answer files in full (on every
-  // core), sheets row by row for their student column.
-  std::vector<std::optional<Submission>> parsed(files.size());
-  std::vector<std::string> sheet_texts(files.size());
-  std::vector<std::unique_ptr<SheetReader>> sheets(files.size());
-  LastSubmissions last;
-  parallel_for(files.size(), jobs, [&](std::size_t i) {
-    if (!is_sheet(files[i])) parsed[i] = read_answer_path(files[i], limits);
-  });
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (parsed[i]) {
-      const Submission& s = *parsed[i];
-      if (s.unreadable.empty() && !s.student.empty()) last[s.student] = Place{i, 0, 0};
-      continue;
-    }
-    try {
-      sheet_texts[i] = read_file(files[i], limits.max_sheet_bytes);
-      sheets[i] = std::make_unique<SheetReader>(sheet_texts[i], files[i], limits,
-                                                [&](std::size_t row, int line, const std::string& student) {
-                                                  if (!student.empty()) last[student] = Place{i, row, line};
-                                                });
-      for (const std::string& column : sheets[i]->unknown_columns())
-        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n", files[i],
-                           column);
-    } catch (const Error& e) {
-      parsed[i] = unreadable(files[i], e.file().empty() ? e.message() : e.what());
-      sheets[i].reset();
-      std::string().swap(sheet_texts[i]);
-    }
+    chunk.summary->add(graded);
   }
-  std::vector<Pending> batch;
-  auto flush = [&] {
-    if (batch.empty()) return;
-    consume(batch, last);
-    batch.clear();
-  };
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (parsed[i]) {
-      batch.push_back(Pending{std::move(*parsed[i]), nullptr, Place{i, 0, 0}});
-      parsed[i].reset();
-      if (batch.size() >= batch_size) flush();
-      continue;
-    }
-    for (std::size_t row = 0; row < sheets[i]->rows(); ++row) {
-      batch.push_back(Pending{{}, sheets[i].get(), Place{i, row, 0}});
-      if (batch.size() >= batch_size) flush();
-    }
-    flush();  // before the sheet is let go
-    sheets[i].reset();
-    std::string().swap(sheet_texts[i]);
-  }
-  flush();
 }
 
 // Writes the reports as submissions arrive, each to a temporary name that is
@@ -391,28 +376,71 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
 std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& settings,
                                       const std::vector<std::string>& inputs, std::ostream& err) {
   ReportWriter writer(rubric, settings);
-  // With more than one job, a batch is written (on its own thread) while the
-  // next is judged; --jobs 1 is one thread throughout.
-  std::vector<Chunk> judging, written;
-  std::future<void> writing;
-  auto wait_for_writing = [&] {
-    if (writing.valid()) writing.get();
+  Inputs in = read_inputs(input_files(inputs, err), settings.jobs, err);
+  const std::size_t chunks = (in.submissions.size() + chunk_size - 1) / chunk_size;
+  if (settings.jobs == 1) {  // one thread throughout
+    Chunk chunk;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      judge_chunk(rubric, settings, in, c, chunk);
+      writer.add(chunk);
+    }
+    return writer.finish();
+  }
+  // `jobs` threads judge chunks in order, each taking the next; this thread
+  // writes them in order as they are done. At most `ring` chunks are judged
+  // ahead of the writer, so memory stays bounded however large the class.
+  constexpr std::size_t ring = 32;
+  std::vector<Chunk> slots(ring);
+  std::vector<char> done(ring, 0);  // slot holds a judged chunk, not yet written
+  std::size_t written = 0;          // chunks written
+  bool stop = false;                // a thread failed: everyone stops
+  std::exception_ptr failure;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::atomic<std::size_t> next{0};
+  auto fail = [&] {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!failure) failure = std::current_exception();
+    stop = true;
+    changed.notify_all();
   };
-  const std::vector<std::string> files = input_files(inputs, err);
-  for_each_batch(files, settings.jobs,
-                 [&](std::vector<Pending>& batch, const LastSubmissions& last) {
-                   judge_batch(rubric, settings.seed, batch, last, files, settings.jobs, settings.feedback, settings.style,
-                               judging);
-                   wait_for_writing();
-                   std::swap(judging, written);
-                   auto write = [&writer, &written] {
-                     for (Chunk& chunk : written) writer.add(chunk);
-                   };
-                   if (settings.jobs > 1) writing = std::async(std::launch::async, write);
-                   else write();
-                 },
-                 err);
-  wait_for_writing();
+  auto judge_chunks = [&] {
+    try {
+      for (std::size_t c; (c = next.fetch_add(1)) < chunks;) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return c < written + ring || stop; });
+          if (stop) return;
+        }
+        judge_chunk(rubric, settings, in, c, slots[c % ring]);
+        const std::lock_guard<std::mutex> lock(mutex);
+        done[c % ring] = 1;
+        changed.notify_all();
+      }
+    } catch (...) {
+      fail();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < settings.jobs; ++t) threads.emplace_back(judge_chunks);
+  try {
+    for (std::size_t c = 0; c < chunks; ++c) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return done[c % ring] || stop; });
+        if (stop) break;
+      }
+      writer.add(slots[c % ring]);
+      const std::lock_guard<std::mutex> lock(mutex);
+      done[c % ring] = 0;
+      written = c + 1;
+      changed.notify_all();
+    }
+  } catch (...) {
+    fail();
+  }
+  for (std::thread& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
   return writer.finish();
 }
 

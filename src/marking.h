@@ -1,8 +1,10 @@
 // marking.h: marking a class (mark) and one student's self-check (check).
 //
-// A class is marked as a stream: submissions are read in input order, judged
-// in batches on every core, and written out in input order, so the output is
-// the same for any number of threads and memory stays bounded.
+// A class is marked as a stream: the inputs are read and checked first (so
+// each student's last submission is known), then submissions are judged in
+// chunks of 256 on every core and written out in input order, a bounded
+// number of chunks behind. The output is the same for any number of threads
+// and memory grows only with what the summary keeps per student.
 #pragma once
 
 #include <cstdint>
