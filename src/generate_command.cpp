@@ -1,5 +1,6 @@
 #include <exception>
 #include <filesystem>
+#include <future>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -106,8 +107,9 @@ void for_each_student(std::size_t count, unsigned jobs, Work work) {
 
 // What a roster run made for one student.
 struct StudentOutput {
-  NamedSheet worksheet, key;  // for the class pack and class key
-  std::string line;           // jsonl
+  ClassPageSheet worksheet, key;          // for the class pack and class key
+  NamedSheet worksheet_tex, key_tex;      // the same for their LaTeX (--format tex)
+  std::string line;                       // jsonl
 };
 
 int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
@@ -155,33 +157,43 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
     if (!job.answers) put(stems[i] + (job.key ? ".key" : "") + ext, render(job, rubric, variant, s.name, style));
     if (!job.key) put(stems[i] + ".answers.yaml", render_answer_template(rubric, variant));
     if (packs) {
-      if (!job.key) outputs[i].worksheet = NamedSheet{sheet_document(rubric, variant, Sheet::worksheet), s.name};
-      outputs[i].key = NamedSheet{sheet_document(rubric, variant, Sheet::key), s.name};
+      StudentOutput& o = outputs[i];
+      for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
+        if (sheet == Sheet::worksheet && job.key) continue;
+        SheetDocument doc = sheet_document(rubric, variant, sheet);
+        (sheet == Sheet::key ? o.key : o.worksheet) = class_page_sheet(doc, s.name, i + 1, style);
+        if (job.format == "tex") (sheet == Sheet::key ? o.key_tex : o.worksheet_tex) = NamedSheet{std::move(doc), s.name};
+      }
     }
   });
 
   const std::string title = rubric.title.empty() ? rubric.name : rubric.title;
   std::vector<std::string> made;
   if (packs) {
-    std::vector<NamedSheet> worksheets, keys;
+    std::vector<ClassPageSheet> worksheets, keys;
+    std::vector<NamedSheet> worksheets_tex, keys_tex;
     for (StudentOutput& o : outputs) {
       if (!job.key) worksheets.push_back(std::move(o.worksheet));
       keys.push_back(std::move(o.key));
-    }
-    if (!job.key) {
-      put("class-pack.html", class_html(worksheets, title + ": class pack", style));
-      made.push_back("class-pack.html");
       if (job.format == "tex") {
-        put("class-pack.tex", sheet_latex(worksheets, style.text_size));
-        made.push_back("class-pack.tex");
+        if (!job.key) worksheets_tex.push_back(std::move(o.worksheet_tex));
+        keys_tex.push_back(std::move(o.key_tex));
       }
     }
-    put("class-key.html", class_html(keys, title + ": class answer key", style));
+    std::vector<StudentOutput>().swap(outputs);
+    // The class pack and the class key at once (with more than one job).
+    auto pack = std::async(jobs > 1 ? std::launch::async : std::launch::deferred, [&] {
+      if (job.key) return;
+      put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
+      if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
+    });
+    put("class-key.html", class_html(std::move(keys), title + ": class answer key", style));
+    if (job.format == "tex") put("class-key.tex", sheet_latex(keys_tex, style.text_size));
+    pack.get();
+    if (!job.key) made.push_back("class-pack.html");
+    if (!job.key && job.format == "tex") made.push_back("class-pack.tex");
     made.push_back("class-key.html");
-    if (job.format == "tex") {
-      put("class-key.tex", sheet_latex(keys, style.text_size));
-      made.push_back("class-key.tex");
-    }
+    if (job.format == "tex") made.push_back("class-key.tex");
   }
   const std::size_t n = students.size();
   std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")

@@ -80,7 +80,9 @@ std::string css_string(std::string_view text) {
 }
 
 std::string html_page(std::string_view title, const HtmlStyle& style, std::string_view css, std::string_view body) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  std::string out;
+  out.reserve(css.size() + body.size() + 8192);  // (a class pack is tens of MB: no regrowing)
+  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += fmt::format("<meta name=\"generator\" content=\"attnmark\">\n<title>{}</title>\n", html_escape(title));
   out += "<style>\n" + base_css(style);

@@ -152,11 +152,24 @@ std::string sheet_html(const SheetDocument& doc, std::string_view name, const Ht
   return html_page(title, style, sheet_css() + sheet_page_css(doc, 1, style), sheet_article(doc, name));
 }
 
-std::string class_html(const std::vector<NamedSheet>& sheets, std::string_view title, const HtmlStyle& style) {
+ClassPageSheet class_page_sheet(const SheetDocument& doc, std::string_view name, std::size_t position,
+                                const HtmlStyle& style) {
+  ClassPageSheet out{sheet_page_css(doc, position, style), sheet_article(doc, name)};
+  out.css.shrink_to_fit();  // kept until the whole class is done: no slack
+  out.article.shrink_to_fit();
+  return out;
+}
+
+std::string class_html(std::vector<ClassPageSheet> sheets, std::string_view title, const HtmlStyle& style) {
   std::string css = sheet_css(), body;
-  for (std::size_t i = 0; i < sheets.size(); ++i) {
-    css += sheet_page_css(sheets[i].doc, i + 1, style);
-    body += sheet_article(sheets[i].doc, sheets[i].name);
+  std::size_t css_size = css.size(), body_size = 0;
+  for (const ClassPageSheet& s : sheets) css_size += s.css.size(), body_size += s.article.size();
+  css.reserve(css_size);
+  body.reserve(body_size);
+  for (ClassPageSheet& s : sheets) {
+    css += s.css;
+    body += s.article;
+    s = ClassPageSheet{};  // (a class of 10,000 is tens of MB)
   }
   return html_page(title, style, css, body);
 }

@@ -2,7 +2,7 @@
 //
 //   SheetDocument doc = sheet_document(rubric, variant, Sheet::worksheet);
 //   std::string one  = sheet_html(doc, "Ada Lovelace", style);          // one student
-//   std::string pack = class_html({{doc, "Ada"}, {doc2, "Alan"}}, "Class pack", style);
+//   std::string pack = class_html({class_page_sheet(doc, "Ada", 1, style)}, "Class pack", style);
 //
 // Pages are self-contained (inline CSS, no script, nothing fetched) and
 // print on A4 or US Letter: tables take the printable width and wrap, cells
@@ -30,9 +30,20 @@ struct NamedSheet {
 // One student's worksheet or key as a complete HTML page.
 std::string sheet_html(const SheetDocument& doc, std::string_view name, const HtmlStyle& style);
 
+// One sheet's share of a class page: its page CSS (for its position) and
+// its article. Rendered on any thread, so a class of 10,000 is not held as
+// documents until the page is put together.
+struct ClassPageSheet {
+  std::string css, article;
+};
+// The sheet at 1-based `position` of a class page.
+ClassPageSheet class_page_sheet(const SheetDocument& doc, std::string_view name, std::size_t position,
+                                const HtmlStyle& style);
+
 // Many students' sheets in one page, each starting on a new printed page,
-// in the order given (a class pack of worksheets, or the class key).
-std::string class_html(const std::vector<NamedSheet>& sheets, std::string_view title, const HtmlStyle& style);
+// in the order given (a class pack of worksheets, or the class key). Takes
+// the sheets, letting each go once it is in the page.
+std::string class_html(std::vector<ClassPageSheet> sheets, std::string_view title, const HtmlStyle& style);
 
 // The <article> of one sheet, without page or style: the same bytes in a
 // single sheet and in a class pack, so a pack can be built from sheets

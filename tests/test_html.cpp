@@ -243,8 +243,12 @@ TEST_CASE("an HTML sheet is self-contained and shows who it is for") {
 TEST_CASE("a class pack starts each student on a new page with their own footer") {
   const Rubric rubric = rubric_named("one-token");
   std::vector<NamedSheet> sheets;
-  for (const char* id : {"a", "b", "c"}) sheets.push_back({sheet_document(rubric, make_variant(rubric, 5, id), Sheet::worksheet), id});
-  const std::string html = class_html(sheets, "Class pack", {});
+  std::vector<ClassPageSheet> page;
+  for (const char* id : {"a", "b", "c"}) {
+    sheets.push_back({sheet_document(rubric, make_variant(rubric, 5, id), Sheet::worksheet), id});
+    page.push_back(class_page_sheet(sheets.back().doc, id, page.size() + 1, {}));
+  }
+  const std::string html = class_html(page, "Class pack", {});
   CHECK(count(html, "<article class=\"sheet worksheet\">") == 3);
   CHECK(count(html, ".sheet+.sheet{break-before:page}") == 1);
   for (std::size_t i = 1; i <= 3; ++i) {
