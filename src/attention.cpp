@@ -1,6 +1,8 @@
 #include "attnmark/attention.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 
 namespace attnmark {
@@ -28,6 +30,9 @@ double portable_exp(double x) {
   const double c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))));
   if (k == 0) return 1.0 - ((r * c) / (c - 2.0) - r);
   const double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+  // y·2^k: a multiplication by an exact power of two is exact while the
+  // result stays normal, as it does for every |k| < 1000 (y is near 1).
+  if (k > -1000 && k < 1000) return y * std::bit_cast<double>(static_cast<std::uint64_t>(1023 + static_cast<int>(k)) << 52);
   return std::ldexp(y, static_cast<int>(k));
 }
 

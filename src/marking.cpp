@@ -14,6 +14,7 @@
 #include <ostream>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "answer_reader.h"
 #include "attnmark/error.h"
@@ -80,20 +81,21 @@ struct Place {
   std::size_t file = 0;  // index of the input file
   std::size_t row = 0;   // a sheet's row (0-based, of its rows that are not blank)
   int line = 0;          // that row's line; 0 for an answer file
-  bool same_as(const Place& other) const { return file == other.file && row == other.row; }
 };
 
 // Everything read before anything is judged: the answer files in full, the
-// sheets checked (a row is read again when it is judged), every submission's
-// place in input order, and each student's last submission (the one that
-// counts).
+// sheets checked (a row is read again when it is judged), and every
+// submission's place in input order, with the student's last submission
+// when it is a later one (the last counts).
 struct Inputs {
+  static constexpr std::size_t counts = static_cast<std::size_t>(-1);
+
   std::vector<std::string> files;
   std::vector<std::optional<Submission>> parsed;  // answer files, and sheets that cannot be used
   std::vector<std::string> sheet_texts;
   std::vector<std::unique_ptr<SheetReader>> sheets;
-  std::vector<Place> submissions;                  // in input order
-  std::unordered_map<std::string, Place> last;     // student → their last submission
+  std::vector<Place> submissions;        // in input order
+  std::vector<std::size_t> superseding;  // per submission: its student's last one, or `counts`
 
   // Submission i, read (a sheet row) or taken (an answer file: once only).
   Submission take(std::size_t i) {
@@ -101,12 +103,10 @@ struct Inputs {
     if (parsed[place.file]) return std::move(*parsed[place.file]);
     return sheets[place.file]->submission(place.row);
   }
-  // Where the student's later submission is, when `place` is not their last.
-  std::string superseded_by(const std::string& student, const Place& place) const {
-    auto it = last.find(student);
-    if (it == last.end() || it->second.same_as(place)) return {};
-    const Place& later = it->second;
-    return later.line ? files[later.file] + ":" + std::to_string(later.line) : files[later.file];
+  // Where submission i came from: "answers/s01.yaml", "class.csv:12".
+  std::string source(std::size_t i) const {
+    const Place& place = submissions[i];
+    return place.line ? files[place.file] + ":" + std::to_string(place.line) : files[place.file];
   }
 };
 
@@ -128,30 +128,43 @@ Inputs read_inputs(std::vector<std::string> files, unsigned jobs, std::ostream& 
   parallel_for(n, jobs, [&](std::size_t i) {
     if (!is_sheet(in.files[i])) in.parsed[i] = read_answer_path(in.files[i], limits);
   });
+  std::unordered_map<std::string, std::size_t> latest;  // student → their latest submission so far
+  auto add = [&](const Place& place, const std::string& student) {
+    const std::size_t k = in.submissions.size();
+    in.submissions.push_back(place);
+    in.superseding.push_back(Inputs::counts);
+    if (student.empty()) return;
+    auto [it, fresh] = latest.try_emplace(student, k);
+    if (!fresh) in.superseding[std::exchange(it->second, k)] = k;
+  };
   for (std::size_t i = 0; i < n; ++i) {
     if (in.parsed[i]) {
       const Submission& s = *in.parsed[i];
-      if (s.unreadable.empty() && !s.student.empty()) in.last[s.student] = Place{i, 0, 0};
-      in.submissions.push_back(Place{i, 0, 0});
+      add(Place{i, 0, 0}, s.unreadable.empty() ? s.student : std::string());
       continue;
     }
+    std::vector<std::pair<int, std::string>> rows;  // line and student of each row, once the sheet is good
     try {
       in.sheet_texts[i] = read_file(in.files[i], limits.max_sheet_bytes);
-      in.sheets[i] = std::make_unique<SheetReader>(in.sheet_texts[i], in.files[i], limits,
-                                                   [&](std::size_t row, int line, const std::string& student) {
-                                                     if (!student.empty()) in.last[student] = Place{i, row, line};
-                                                   });
+      in.sheets[i] = std::make_unique<SheetReader>(
+          in.sheet_texts[i], in.files[i], limits,
+          [&](std::size_t, int line, const std::string& student) { rows.emplace_back(line, student); });
       for (const std::string& column : in.sheets[i]->unknown_columns())
         err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n",
                            in.files[i], column);
-      for (std::size_t row = 0; row < in.sheets[i]->rows(); ++row) in.submissions.push_back(Place{i, row, 0});
     } catch (const Error& e) {
       in.parsed[i] = unreadable(in.files[i], e.file().empty() ? e.message() : e.what());
       in.sheets[i].reset();
       std::string().swap(in.sheet_texts[i]);
-      in.submissions.push_back(Place{i, 0, 0});
+      add(Place{i, 0, 0}, std::string());
+      continue;
     }
+    for (std::size_t row = 0; row < rows.size(); ++row) add(Place{i, row, rows[row].first}, rows[row].second);
   }
+  // Each superseded submission points at the next of its student's; make it the last.
+  for (std::size_t k = in.superseding.size(); k-- > 0;)
+    if (const std::size_t next = in.superseding[k]; next != Inputs::counts && in.superseding[next] != Inputs::counts)
+      in.superseding[k] = in.superseding[next];
   return in;
 }
 
@@ -182,8 +195,7 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in,
   chunk.files.resize(settings.feedback == FeedbackMode::files ? end - first : 0);
   for (std::size_t i = first; i < end; ++i) {
     const Submission s = in.take(i);
-    const std::string superseded_by =
-        s.unreadable.empty() && !s.student.empty() ? in.superseded_by(s.student, in.submissions[i]) : std::string();
+    const std::string superseded_by = in.superseding[i] == Inputs::counts ? std::string() : in.source(in.superseding[i]);
     const GradedSubmission graded = judge(rubric, settings.seed, s, superseded_by);
     append_gradebook_row(chunk.gradebook, rubric, graded);
     if (settings.feedback == FeedbackMode::jsonl) {

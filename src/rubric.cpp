@@ -19,6 +19,7 @@ const char* part_name(Part part) {
 }
 
 double Grid::value(std::int64_t index) const {
+  if (decimals == 0) return static_cast<double>(min_units + index * step_units);  // (the same as dividing by 1)
   double power = 1;
   for (int i = 0; i < decimals; ++i) power *= 10;
   // One correctly rounded division: the double nearest the decimal value.
