@@ -80,9 +80,7 @@ Json question_json(const QuestionVariant& q, Sheet sheet) {
   return j;
 }
 
-}  // namespace
-
-std::string render_json(const Variant& variant, Sheet sheet) {
+Json variant_json(const Variant& variant, Sheet sheet) {
   Json j;
   j["rubric"] = variant.rubric;
   j["student"] = variant.student;
@@ -92,7 +90,13 @@ std::string render_json(const Variant& variant, Sheet sheet) {
   Json questions = Json::array();
   for (const QuestionVariant& q : variant.questions) questions.push_back(question_json(q, sheet));
   j["questions"] = questions;
-  return j.dump(2) + "\n";
+  return j;
 }
+
+}  // namespace
+
+std::string render_json(const Variant& variant, Sheet sheet) { return variant_json(variant, sheet).dump(2) + "\n"; }
+
+std::string render_json_line(const Variant& variant, Sheet sheet) { return variant_json(variant, sheet).dump() + "\n"; }
 
 }  // namespace attnmark

@@ -26,6 +26,10 @@ std::string render_markdown(const Rubric& rubric, const Variant& variant, Sheet 
 // a masked score is null.
 std::string render_json(const Variant& variant, Sheet sheet);
 
+// The same object on one line, without spacing (a line of JSON lines).
+//   render_json_line(v, Sheet::key);  // {"rubric":"lesson","student":"s001",...}\n
+std::string render_json_line(const Variant& variant, Sheet sheet);
+
 // The blank answer file (YAML): every asked cell is ~.
 std::string render_answer_template(const Rubric& rubric, const Variant& variant);
 
