@@ -26,11 +26,15 @@ struct Run {
   std::string err;
 };
 
-// Runs the attnmark binary from the repository root with shell-quoted arguments.
+// Runs the attnmark binary from the repository root with shell-quoted
+// arguments: the one built beside the tests, or $ATTNMARK_TEST_BINARY
+// (scripts/tsan runs tests against a ThreadSanitizer build this way).
 inline Run run_cli(const std::string& args) {
   const std::filesystem::path dir = scratch();
   const std::string out = (dir / "stdout").string(), err = (dir / "stderr").string();
-  const std::string command = std::string("cd '") + ATTNMARK_SOURCE_DIR + "' && '" + ATTNMARK_BINARY + "' " + args +
+  const char* other = std::getenv("ATTNMARK_TEST_BINARY");
+  const std::string binary = other && *other ? other : ATTNMARK_BINARY;
+  const std::string command = std::string("cd '") + ATTNMARK_SOURCE_DIR + "' && '" + binary + "' " + args +
                               " >'" + out + "' 2>'" + err + "' </dev/null";
   const int raw = std::system(command.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, attnmark::read_file(out, 1 << 26), attnmark::read_file(err, 1 << 24)};
