@@ -183,6 +183,24 @@ void BM_MakeVariant(benchmark::State& state) {
 }
 BENCHMARK(BM_MakeVariant)->Arg(0)->Arg(1);
 
+// The same into one reused variant, as a marking thread does.
+void BM_MakeVariantInto(benchmark::State& state) {
+  const char* name = state.range(0) == 0 ? "all-tokens" : "lesson";
+  state.SetLabel(name);
+  const Rubric& r = rubric(name);
+  const std::uint64_t seed = r.seed.value_or(1);
+  const std::vector<std::string> ids = students(1024);
+  Variant v;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    make_variant_into(r, seed, variant_id(seed, ids[i]), ids[i], v);
+    benchmark::DoNotOptimize(v);
+    i = (i + 1) % ids.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MakeVariantInto)->Arg(0)->Arg(1);
+
 }  // namespace
 
 BENCHMARK_MAIN();
