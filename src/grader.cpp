@@ -28,24 +28,25 @@ Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, at
 
 // The weights a student gets working as the lesson does: scores rounded as
 // asked, e^score to 2 decimals, divided by their total.
-Vector lesson_weights(const Vector& scores, int score_decimals) {
-  Vector powers(scores.size());
+// REQUIRES: scores.size() <= max_tokens.
+std::array<double, max_tokens> lesson_weights(const Vector& scores, int score_decimals) {
+  std::array<double, max_tokens> powers{};
   double total = 0;
   for (std::size_t j = 0; j < scores.size(); ++j) {
     powers[j] = scores[j] == masked_score ? 0.0 : round_to(portable_exp(round_to(scores[j], score_decimals)), 2);
     total += powers[j];
   }
-  for (double& p : powers) p = total == 0 ? 0.0 : p / total;
+  for (std::size_t j = 0; j < scores.size(); ++j) powers[j] = total == 0 ? 0.0 : powers[j] / total;
   return powers;
 }
 
 // Default tolerances of a row of weights: the asked window, widened by what
 // the lesson's own rounding of e^score moves each weight.
-void weight_tolerances(const QuestionVariant& q, const Vector& scores, std::vector<Tolerance>& out) {
+// REQUIRES: exact is softmax of scores (the variant's weights, or carried ones).
+void weight_tolerances(const QuestionVariant& q, const Vector& scores, const Vector& exact,
+                       std::vector<Tolerance>& out) {
   const int dw = q.spec->decimals(Part::weights);
-  thread_local Vector exact;
-  softmax_into(scores, exact);
-  const Vector lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
+  const std::array<double, max_tokens> lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
   out.clear();
   for (std::size_t j = 0; j < scores.size(); ++j)
     out.push_back(absolute(std::max(0.51 * unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * unit(dw)) + tiny));
@@ -205,7 +206,7 @@ class QuestionGrader {
     if (rows[r].empty()) {
       const PartMarking& m = spec_->marking.at(p);
       if (m.tolerance) rows[r].assign(truth(p)[r].size(), *m.tolerance);
-      else if (p == Part::weights) weight_tolerances(*q_, q_->scores[r], rows[r]);
+      else if (p == Part::weights) weight_tolerances(*q_, q_->scores[r], q_->weights[r], rows[r]);
       else if (p == Part::output) output_tolerances(*q_, q_->weights[r], q_->values, rows[r]);
       else rows[r].assign(truth(p)[r].size(), plain_tolerance(*q_, p));
     }
@@ -352,7 +353,7 @@ class QuestionGrader {
               cell.verdict = Verdict::correct;
               ++right;
             } else if (carry[r] && (*carry[r])[c] != masked_score &&
-                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, inputs[r]) : carried_row)[c],
+                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, inputs[r], *carry[r]) : carried_row)[c],
                               read.value, (*carry[r])[c])) {
               cell.verdict = Verdict::carried;
               ++carried_cells;
@@ -382,12 +383,12 @@ class QuestionGrader {
   }
 
   // Tolerances of a carried row, derived from what it was carried from.
-  std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Vector& input) const {
+  std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Vector& input, const Vector& carried) const {
     const PartMarking& m = spec_->marking.at(p);
     if (m.tolerance) return std::vector<Tolerance>(truth(p)[r].size(), *m.tolerance);
     if (p != Part::weights && p != Part::output) return tolerance_row(p, r);
     std::vector<Tolerance> out;
-    if (p == Part::weights) weight_tolerances(*q_, input, out);
+    if (p == Part::weights) weight_tolerances(*q_, input, carried, out);
     else output_tolerances(*q_, input, carried_values_, out);
     return out;
   }
@@ -589,7 +590,7 @@ Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, s
   switch (part) {
     case Part::weights: {
       std::vector<Tolerance> out;
-      weight_tolerances(q, q.scores[row], out);
+      weight_tolerances(q, q.scores[row], q.weights[row], out);
       return out[col];
     }
     case Part::output: {
