@@ -108,6 +108,14 @@ void append_exact(std::string& out, double x) {
   // that reads back as x, the closest of those to x) without fmt's machinery.
   // (Zero is left to fmt, for its "-0".)
   const double size = std::fabs(x);
+  if (x == 0 && !std::signbit(x)) {  // (marks are often whole numbers, 0 among them)
+    out += '0';
+    return;
+  }
+  if (size >= 1 && size < 1e15 && x == std::trunc(x)) {
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(x)).ptr);
+    return;
+  }
   if (size >= 1e-4 && size < 1e15) {
     out.append(buf, std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed).ptr);
     return;

@@ -181,6 +181,11 @@ TEST_CASE("format_fixed and round_to agree with printf and strtod, ties and huge
     INFO(text);
     REQUIRE(got == fmt::format("{}", x));
   }
+  for (double x : {0.0, -0.0, 1.0, -1.0, 8.0, 1e14, -999999999999999.0, 1e15, 0.5, 2.5e-5}) {
+    std::string got;
+    append_exact(got, x);
+    CHECK(got == fmt::format("{}", x));
+  }
   std::string exact;
   append_exact(exact, 100000);
   append_exact(exact, 0.0001);
