@@ -168,38 +168,27 @@ BENCHMARK(BM_MistakenAnswers);
 
 // ---- generating a variant ----
 
+// Arg 0: all-tokens.yaml (random, with constraints) or lesson.yaml (fixed);
+// arg 1: a new Variant each time (make_variant) or one reused, as each
+// marking thread does (make_variant_into).
 void BM_MakeVariant(benchmark::State& state) {
   const char* name = state.range(0) == 0 ? "all-tokens" : "lesson";
-  state.SetLabel(name);
-  const Rubric& r = rubric(name);
-  const std::uint64_t seed = r.seed.value_or(1);
-  const std::vector<std::string> ids = students(1024);
-  std::size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(make_variant(r, seed, ids[i]));
-    i = (i + 1) % ids.size();
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_MakeVariant)->Arg(0)->Arg(1);
-
-// The same into one reused variant, as a marking thread does.
-void BM_MakeVariantInto(benchmark::State& state) {
-  const char* name = state.range(0) == 0 ? "all-tokens" : "lesson";
-  state.SetLabel(name);
+  const bool reused = state.range(1) == 1;
+  state.SetLabel(std::string(name) + (reused ? ", into a reused variant" : ""));
   const Rubric& r = rubric(name);
   const std::uint64_t seed = r.seed.value_or(1);
   const std::vector<std::string> ids = students(1024);
   Variant v;
   std::size_t i = 0;
   for (auto _ : state) {
-    make_variant_into(r, seed, variant_id(seed, ids[i]), ids[i], v);
+    if (reused) make_variant_into(r, seed, variant_id(seed, ids[i]), ids[i], v);
+    else v = make_variant(r, seed, ids[i]);
     benchmark::DoNotOptimize(v);
     i = (i + 1) % ids.size();
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_MakeVariantInto)->Arg(0)->Arg(1);
+BENCHMARK(BM_MakeVariant)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1});
 
 }  // namespace
 
