@@ -1,5 +1,6 @@
 // Large classes: --feedback jsonl and none, and reports that do not depend
-// on the number of threads (--jobs), across chunks and batches.
+// on the number of threads (--jobs), across chunks and around the ring of
+// chunks in flight.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -75,11 +76,12 @@ int write_class_sheet(const fs::path& path, int rows) {
 
 }  // namespace
 
-TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chunks and batches") {
+TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chunks and around the writer's ring") {
   const fs::path dir = scratch() / "scale-jobs";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  // 9,000 rows: more than two batches of 4,096 and many chunks of 256.
+  // 9,000 rows: 36 chunks of 256, more than the 32 that may be judged ahead
+  // of the writer, so the ring of chunks wraps around.
   const int resubmissions = write_class_sheet(dir / "class.csv", 9000);
   std::map<std::string, std::string> first;
   for (const char* jobs : {"1", "2", "7"}) {
