@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 #include "attnmark/error.h"
 
@@ -72,50 +73,68 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   return bytes;
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) throw Error(path, 0, 0, "cannot create folder: " + ec.message());
-  // A name of this process and call alone, created fresh (O_EXCL) and never
-  // through a symbolic link planted there (O_NOFOLLOW).
+namespace {
+
+// A name of this process and call alone, for a file or folder about to be made.
+std::string temporary_name(const std::string& path) {
   static std::atomic<unsigned> counter{0};
-  const std::string temporary =
-      path + ".tmp-attnmark-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (fd.get() < 0) throw Error(path, 0, 0, std::string("cannot write: ") + std::strerror(errno));
-  auto give_up = [&](const std::string& why) {
-    const int saved = errno;
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return Error(path, 0, 0, why + (saved ? std::string(": ") + std::strerror(saved) : std::string()));
-  };
+  return path + ".tmp-attnmark-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+// Writes all of `bytes` to fd; false on failure (errno says why).
+bool write_all(int fd, std::string_view bytes) {
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t wrote = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+    const ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) throw give_up("write failed");
+    if (wrote <= 0) return false;
     done += static_cast<std::size_t>(wrote);
   }
+  return true;
+}
+
+std::string reason(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+}  // namespace
+
+NewFile::NewFile(std::string path) : path_(std::move(path)), temporary_(temporary_name(path_)) {
+  // Created fresh (O_EXCL), never through a symbolic link planted there (O_NOFOLLOW).
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error(path_, 0, 0, reason("cannot write"));
+}
+
+NewFile::~NewFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(temporary_.c_str());
+}
+
+void NewFile::append(std::string_view bytes) {
+  if (!write_all(fd_, bytes)) throw Error(path_, 0, 0, reason("write failed"));
+}
+
+void NewFile::commit() {
   // No fsync: the rename makes the write atomic for any reader and for a run
   // that is interrupted (Ctrl-C, a crash of attnmark), which is the promise;
   // surviving a power cut is not, and 100,000 feedback files would each
   // wait for the disk.
-  if (!fd.close()) throw give_up("write failed");
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw Error(path, 0, 0, "cannot rename into place: " + ec.message());
-  }
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) throw Error(path_, 0, 0, reason("write failed"));
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) throw Error(path_, 0, 0, reason("cannot rename into place"));
+  committed_ = true;
 }
 
-NewFolder::NewFolder(std::string path) : path_(std::move(path)) {
-  static std::atomic<unsigned> counter{0};
-  temporary_ = path_ + ".tmp-attnmark-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  if (::mkdir(temporary_.c_str(), 0755) != 0)
-    throw Error(path_, 0, 0, std::string("cannot create folder: ") + std::strerror(errno));
+void write_file(const std::string& path, const std::string& bytes) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  if (ec) throw Error(path, 0, 0, "cannot create folder: " + ec.message());
+  NewFile file(path);
+  file.append(bytes);
+  file.commit();
+}
+
+NewFolder::NewFolder(std::string path) : path_(std::move(path)), temporary_(temporary_name(path_)) {
+  if (::mkdir(temporary_.c_str(), 0755) != 0) throw Error(path_, 0, 0, reason("cannot create folder"));
   fd_ = ::open(temporary_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd_ < 0) {
     const int saved = errno;
@@ -135,20 +154,12 @@ NewFolder::~NewFolder() {
 void NewFolder::write(const std::string& name, std::string_view bytes) {
   const std::string shown = path_ + "/" + name;
   Descriptor fd(::openat(fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (fd.get() < 0) throw Error(shown, 0, 0, std::string("cannot write: ") + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t wrote = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) throw Error(shown, 0, 0, std::string("write failed: ") + std::strerror(errno));
-    done += static_cast<std::size_t>(wrote);
-  }
-  if (!fd.close()) throw Error(shown, 0, 0, std::string("write failed: ") + std::strerror(errno));
+  if (fd.get() < 0) throw Error(shown, 0, 0, reason("cannot write"));
+  if (!write_all(fd.get(), bytes) || !fd.close()) throw Error(shown, 0, 0, reason("write failed"));
 }
 
 void NewFolder::commit() {
-  if (::rename(temporary_.c_str(), path_.c_str()) != 0)
-    throw Error(path_, 0, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) throw Error(path_, 0, 0, reason("cannot rename into place"));
   committed_ = true;
 }
 

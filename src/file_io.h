@@ -21,6 +21,32 @@ std::string read_file(const std::string& path, std::size_t max_bytes);
 // folders. Throws Error naming the path on failure; the temporary is removed.
 void write_file(const std::string& path, const std::string& bytes);
 
+// A file written in pieces that appears whole: the pieces go to a fresh
+// temporary name beside `path` (O_EXCL | O_NOFOLLOW, so never through a
+// planted link), which commit() renames over `path`. Destroyed uncommitted
+// (a run that failed), the temporary is removed. write_file is this in one
+// piece.
+//
+//   NewFile gradebook("out/gradebook.csv");
+//   gradebook.append(header);
+//   gradebook.append(rows);   // written at once: give it large pieces
+//   gradebook.commit();
+class NewFile {
+ public:
+  explicit NewFile(std::string path);  // throws Error naming the path
+  NewFile(const NewFile&) = delete;
+  NewFile& operator=(const NewFile&) = delete;
+  ~NewFile();
+
+  void append(std::string_view bytes);  // throws Error naming the path
+  void commit();                        // throws Error naming the path
+
+ private:
+  std::string path_, temporary_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
 // A folder of many new files that appears whole or not at all: the files
 // are written straight into a fresh temporary folder beside `path` (made by
 // mkdir, so no one else's), which commit() renames to `path`. One directory

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -214,7 +213,8 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in,
 }
 
 // Writes the reports as submissions arrive, each to a temporary name that is
-// renamed into place only when the run has finished.
+// renamed into place only when the run has finished; a run that fails leaves
+// none of them behind.
 class ReportWriter {
  public:
   ReportWriter(const Rubric& rubric, const MarkSettings& settings)
@@ -231,15 +231,15 @@ class ReportWriter {
       fs::remove_all(root_ / "feedback", ec);
       fs::remove(root_ / "feedback.jsonl", ec);
     }
-    open(gradebook_, "gradebook.csv");
-    gradebook_ << gradebook_header(rubric);
-    if (settings.feedback == FeedbackMode::jsonl) open(jsonl_, "feedback.jsonl");
+    gradebook_.emplace((root_ / "gradebook.csv").string());
+    gradebook_->append(gradebook_header(rubric));
+    if (settings.feedback == FeedbackMode::jsonl) jsonl_.emplace((root_ / "feedback.jsonl").string());
   }
 
   // Adds a chunk's submissions, after those added before. Empties the chunk.
   void add(Chunk& chunk) {
-    gradebook_ << chunk.gradebook;
-    if (settings_.feedback == FeedbackMode::jsonl) jsonl_ << chunk.jsonl;
+    gradebook_->append(chunk.gradebook);
+    if (jsonl_) jsonl_->append(chunk.jsonl);
     std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       ClassSummary::Row& row = rows[i];
@@ -264,38 +264,21 @@ class ReportWriter {
                                [&] { write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_)); });
     write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style));
     markdown.get();
-    if (settings_.feedback == FeedbackMode::jsonl) close(jsonl_, "feedback.jsonl");
+    if (jsonl_) jsonl_->commit();
     if (feedback_) feedback_->commit();
     // The gradebook last: its presence means the run finished.
-    close(gradebook_, "gradebook.csv");
+    gradebook_->commit();
     return statuses_;
   }
 
  private:
-  void open(std::ofstream& out, const char* name) {
-    // Large buffers: a course's gradebook and feedback are written in few system calls.
-    buffers_.emplace_back(std::size_t{1} << 20);
-    out.rdbuf()->pubsetbuf(buffers_.back().data(), static_cast<std::streamsize>(buffers_.back().size()));
-    out.open(root_ / (std::string(name) + ".tmp-attnmark"), std::ios::binary | std::ios::trunc);
-    if (!out) throw Error((root_ / name).string(), 0, 0, "cannot write");
-  }
-  void close(std::ofstream& out, const char* name) {
-    out.flush();
-    const bool ok = static_cast<bool>(out);
-    out.close();
-    std::error_code ec;
-    if (ok) fs::rename(root_ / (std::string(name) + ".tmp-attnmark"), root_ / name, ec);
-    if (!ok || ec) throw Error((root_ / name).string(), 0, 0, "write failed (disk full?)");
-  }
-
   const Rubric& rubric_;
   const MarkSettings& settings_;
   fs::path root_;
   ClassSummary summary_;
   FileStems stems_;
-  std::vector<std::vector<char>> buffers_;  // outlive the streams below
-  std::ofstream gradebook_, jsonl_;
-  std::optional<NewFolder> feedback_;  // feedback files, made when the first is written
+  std::optional<NewFile> gradebook_, jsonl_;  // (optional: made once the checks above pass)
+  std::optional<NewFolder> feedback_;         // feedback files, made when the first is written
   std::map<std::string, int> statuses_;
 };
 
@@ -403,45 +386,45 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
   // ahead of the writer, so memory stays bounded however large the class.
   constexpr std::size_t ring = 32;
   std::vector<Chunk> slots(ring);
-  std::vector<char> done(ring, 0);  // slot holds a judged chunk, not yet written
-  std::size_t written = 0;          // chunks written
-  bool stop = false;                // a thread failed: everyone stops
+  std::vector<char> done(ring, 0);                // slot holds a judged chunk, not yet written
+  std::vector<std::exception_ptr> errors(ring);   // why judging the slot's chunk failed
+  std::size_t written = 0;                        // chunks written
+  bool stop = false;                              // the run failed: every thread stops
   std::exception_ptr failure;
   std::mutex mutex;
   std::condition_variable changed;
   std::atomic<std::size_t> next{0};
-  auto fail = [&] {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (!failure) failure = std::current_exception();
-    stop = true;
-    changed.notify_all();
-  };
   auto judge_chunks = [&] {
-    try {
-      for (std::size_t c; (c = next.fetch_add(1)) < chunks;) {
-        {
-          std::unique_lock<std::mutex> lock(mutex);
-          changed.wait(lock, [&] { return c < written + ring || stop; });
-          if (stop) return;
-        }
-        judge_chunk(rubric, settings, in, c, slots[c % ring]);
-        const std::lock_guard<std::mutex> lock(mutex);
-        done[c % ring] = 1;
-        changed.notify_all();
+    for (std::size_t c; (c = next.fetch_add(1)) < chunks;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return c < written + ring || stop; });
+        if (stop) return;
       }
-    } catch (...) {
-      fail();
+      std::exception_ptr error;
+      try {
+        judge_chunk(rubric, settings, in, c, slots[c % ring]);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      errors[c % ring] = error;
+      done[c % ring] = 1;
+      changed.notify_all();
     }
   };
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < settings.jobs; ++t) threads.emplace_back(judge_chunks);
+  // Chunks are written, and their errors met, in order: the error reported
+  // is the first in input order, whatever the number of threads.
   try {
-    for (std::size_t c = 0; c < chunks; ++c) {
+    for (std::size_t c = 0; c < chunks && !failure; ++c) {
       {
         std::unique_lock<std::mutex> lock(mutex);
-        changed.wait(lock, [&] { return done[c % ring] || stop; });
-        if (stop) break;
+        changed.wait(lock, [&] { return done[c % ring] != 0; });
+        failure = errors[c % ring];
       }
+      if (failure) break;
       writer.add(slots[c % ring]);
       const std::lock_guard<std::mutex> lock(mutex);
       done[c % ring] = 0;
@@ -449,7 +432,12 @@ std::map<std::string, int> mark_class(const Rubric& rubric, const MarkSettings& 
       changed.notify_all();
     }
   } catch (...) {
-    fail();
+    failure = std::current_exception();
+  }
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+    changed.notify_all();
   }
   for (std::thread& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);

@@ -162,3 +162,36 @@ TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line; n
   CHECK(slurp(dir / "none" / "gradebook.csv") == slurp(dir / "jsonl" / "gradebook.csv"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("mark stops with the first student's error on any thread, and leaves no partial reports behind") {
+  const fs::path dir = scratch() / "scale-impossible";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Scores of at least 2 can never be within max_abs_score 1.
+  write_file((dir / "impossible.yaml").string(),
+             "name: impossible\nquestions:\n  - id: q1\n    task: one-token\n    tokens: [a, b, c]\n"
+             "    query_token: 1\n    d_k: 2\n    d_v: 2\n    inputs:\n      query: {min: 1, max: 2, step: 1}\n"
+             "      keys: {min: 1, max: 2, step: 1}\n      values: {min: 0, max: 10, step: 1}\n    ask: [scores]\n"
+             "    marking:\n      scores: {marks: 1}\n    constraints:\n      max_abs_score: 1\n      max_draws: 10\n");
+  std::string sheet = "student,q1.scores.1,q1.scores.2,q1.scores.3\n";
+  for (int i = 0; i < 600; ++i) sheet += fmt::format("s{},1,2,3\n", i);
+  write_file((dir / "class.csv").string(), sheet);
+  std::string first_error;  // the first student's, whatever the number of threads
+  for (const char* mode : {"files", "jsonl"})
+    for (const char* jobs : {"1", "2", "7"}) {
+      const fs::path out = dir / fmt::format("out-{}-{}", mode, jobs);
+      const Run run = run_cli(fmt::format("mark '{}' --seed 3 '{}' --feedback {} --jobs {} --out '{}'",
+                                          (dir / "impossible.yaml").string(), (dir / "class.csv").string(), mode, jobs,
+                                          out.string()));
+      INFO(mode << " --jobs " << jobs);
+      CHECK(run.status == 2);
+      CHECK(run.err.starts_with(fmt::format("attnmark: {}:3:5: q1: no fair variant in 10 draws (variant ",
+                                            (dir / "impossible.yaml").string())));
+      CHECK(run.err.ends_with("; widen the grids or relax the constraints\n"));
+      CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+      if (first_error.empty()) first_error = run.err;
+      CHECK(run.err == first_error);
+      CHECK(fs::is_empty(out));  // not even a temporary file
+    }
+  fs::remove_all(dir);
+}
