@@ -626,7 +626,7 @@ Submission read_answer_file(std::string_view text, const std::string& source,
 }
 
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-                         const std::function<void(std::size_t, int, const std::string&)>& on_student)
+                         const std::function<void(int, const std::string&)>& on_student)
     : text_(text), file_(std::move(file)) {
   if (std::string problem = encoding_problem(text); !problem.empty())
     throw Error(file_, 0, 0, std::move(problem));
@@ -661,7 +661,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
       Submission ignored;
       const std::string_view field =
           layout->student < record.fields.size() ? trim(record.fields[layout->student]) : std::string_view();
-      on_student(rows - 1, record.line, read_name(field, "student", ignored));
+      on_student(record.line, read_name(field, "student", ignored));
     }
   }
   unknown_ = std::move(info.unknown_columns);

@@ -121,10 +121,10 @@ struct SheetLayout;
 class SheetReader {
  public:
   // Checks the whole sheet and reads its header; throws Error as read_sheet
-  // does. `on_student`, when given, is called for every row that is not blank
-  // with its index (as submission() takes it), its line and its student id.
+  // does. `on_student`, when given, is called for every row that is not blank,
+  // in order (as submission() numbers them), with its line and student id.
   SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-              const std::function<void(std::size_t row, int line, const std::string& student)>& on_student = {});
+              const std::function<void(int line, const std::string& student)>& on_student = {});
 
   // Header names that look like cells but are not (as SheetInfo).
   const std::vector<std::string>& unknown_columns() const { return unknown_; }

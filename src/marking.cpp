@@ -74,7 +74,6 @@ Submission read_answer_path(const std::string& path, const ReadLimits& limits) {
   }
 }
 
-
 // Where a submission is in the inputs.
 struct Place {
   std::size_t file = 0;  // index of the input file
@@ -147,7 +146,7 @@ Inputs read_inputs(std::vector<std::string> files, unsigned jobs, std::ostream& 
       in.sheet_texts[i] = read_file(in.files[i], limits.max_sheet_bytes);
       in.sheets[i] = std::make_unique<SheetReader>(
           in.sheet_texts[i], in.files[i], limits,
-          [&](std::size_t, int line, const std::string& student) { rows.emplace_back(line, student); });
+          [&](int line, const std::string& student) { rows.emplace_back(line, student); });
       for (const std::string& column : in.sheets[i]->unknown_columns())
         err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n",
                            in.files[i], column);

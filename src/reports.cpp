@@ -116,12 +116,6 @@ std::string gradebook_header(const Rubric& rubric) {
   return out;
 }
 
-std::string gradebook_row(const Rubric& rubric, const GradedSubmission& g) {
-  std::string out;
-  append_gradebook_row(out, rubric, g);
-  return out;
-}
-
 void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
   out += csv_text_field(g.student);
   out += ',';
@@ -186,12 +180,6 @@ void json_strings(std::string& out, const std::vector<std::string>& list) {
 
 // Written by hand rather than through a JSON library: a course of 100,000
 // students writes millions of cells, and this is the hot path.
-std::string feedback_json(const GradedSubmission& g) {
-  std::string out;
-  append_feedback_json(out, g);
-  return out;
-}
-
 void append_feedback_json(std::string& out, const GradedSubmission& g) {
   out += "{\"student\":";
   json_string(out, g.student);

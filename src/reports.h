@@ -63,9 +63,7 @@ class ClassSummary {
 
 
 // feedback/<student>.json and each line of feedback.jsonl: the marks of
-// every cell, as one line of JSON (no newline at the end).
-std::string feedback_json(const GradedSubmission& graded);
-// The same appended to out.
+// every cell, as one line of JSON (no newline at the end), appended to out.
 void append_feedback_json(std::string& out, const GradedSubmission& graded);
 
 // feedback/<student>.md: the same for the student to read. Reference
@@ -75,10 +73,9 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& grad
 // summary.md: class statistics, per-part success, mistakes, problem submissions.
 std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
 
-// The gradebook's header line, and one submission's line (CRLF-terminated).
+// The gradebook's header line, and one submission's line (CRLF-terminated)
+// appended to out.
 std::string gradebook_header(const Rubric& rubric);
-std::string gradebook_row(const Rubric& rubric, const GradedSubmission& graded);
-// The same appended to out.
 void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
 
 // Mean and median of the marked scores (0 when none).
