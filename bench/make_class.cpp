@@ -39,12 +39,12 @@
 #include <string>
 #include <unordered_map>
 
-#include "attnmark/attention.h"
-#include "attnmark/error.h"
-#include "attnmark/numbers.h"
-#include "attnmark/pcg32.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
+#include "lesson/attention.h"
+#include "base/error.h"
+#include "lesson/numbers.h"
+#include "lesson/pcg32.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
 
 using namespace attnmark;
 namespace fs = std::filesystem;

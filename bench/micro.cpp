@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "attnmark/answers.h"
-#include "attnmark/attention.h"
-#include "attnmark/diagnosis.h"
-#include "attnmark/grader.h"
-#include "attnmark/number_reader.h"
-#include "attnmark/numbers.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/tolerance.h"
-#include "attnmark/variant.h"
+#include "lesson/submission.h"
+#include "lesson/attention.h"
+#include "lesson/diagnosis.h"
+#include "lesson/grader.h"
+#include "lesson/number_reader.h"
+#include "lesson/numbers.h"
+#include "readers/rubric_loader.h"
+#include "lesson/tolerance.h"
+#include "lesson/variant.h"
 
 using namespace attnmark;
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "answer_reader.h"
+#include "readers/answer_reader.h"
 #include "fuzz_check.h"
 
 using attnmark::fuzz::one_printable_line;

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "attnmark/error.h"
-#include "attnmark/rubric_loader.h"
+#include "base/error.h"
+#include "readers/rubric_loader.h"
 #include "fuzz_check.h"
 
 using attnmark::fuzz::require;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "answer_reader.h"
-#include "attnmark/error.h"
+#include "readers/answer_reader.h"
+#include "base/error.h"
 
 using attnmark::Error;
 using attnmark::read_answer_file;

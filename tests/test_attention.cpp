@@ -7,9 +7,9 @@
 #include <string>
 #include <fmt/format.h>
 
-#include "attnmark/attention.h"
-#include "attnmark/numbers.h"
-#include "attnmark/pcg32.h"
+#include "lesson/attention.h"
+#include "lesson/numbers.h"
+#include "lesson/pcg32.h"
 
 using namespace attnmark;
 

@@ -40,15 +40,16 @@
 #include <string>
 #include <vector>
 
-#include "answer_reader.h"
-#include "csv.h"
-#include "attnmark/error.h"
-#include "attnmark/grader.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
-#include "file_io.h"
-#include "safe_text.h"
-#include "yaml_tree.h"
+#include "readers/answer_reader.h"
+#include "readers/csv.h"
+#include "writers/csv_writer.h"
+#include "base/error.h"
+#include "lesson/grader.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "base/files.h"
+#include "base/text.h"
+#include "readers/yaml_tree.h"
 
 namespace {
 

@@ -17,12 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "attnmark/grader.h"
-#include "attnmark/numbers.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
-#include "file_io.h"
-#include "report_html.h"
+#include "lesson/grader.h"
+#include "lesson/numbers.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "base/files.h"
+#include "writers/report_html.h"
 
 using namespace attnmark;
 namespace fs = std::filesystem;

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "attnmark/error.h"
-#include "commands.h"
-#include "file_io.h"
+#include "base/error.h"
+#include "cli/commands.h"
+#include "base/files.h"
 
 namespace {
 

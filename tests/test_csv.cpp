@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "attnmark/error.h"
-#include "csv.h"
+#include "base/error.h"
+#include "readers/csv.h"
+#include "writers/csv_writer.h"
 
 using attnmark::csv_field;
 using attnmark::csv_text_field;

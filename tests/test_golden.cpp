@@ -7,10 +7,10 @@
 #include "test_support.h"
 #include <cstdlib>
 
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
-#include "attnmark/worksheet.h"
-#include "file_io.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "writers/worksheet.h"
+#include "base/files.h"
 
 using namespace attnmark;
 

@@ -6,11 +6,11 @@
 #include <fmt/ranges.h>
 #include <functional>
 
-#include "attnmark/attention.h"
-#include "attnmark/grader.h"
-#include "attnmark/numbers.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/tolerance.h"
+#include "lesson/attention.h"
+#include "lesson/grader.h"
+#include "lesson/numbers.h"
+#include "readers/rubric_loader.h"
+#include "lesson/tolerance.h"
 
 using namespace attnmark;
 

@@ -14,20 +14,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "attnmark/diagnosis.h"
-#include "attnmark/error.h"
-#include "attnmark/grader.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
-#include "attnmark/worksheet.h"
-#include "file_io.h"
-#include "html_page.h"
-#include "html_writer.h"
-#include "latex_writer.h"
-#include "report_html.h"
-#include "roster.h"
-#include "sheet_document.h"
-#include "theme.h"
+#include "lesson/diagnosis.h"
+#include "base/error.h"
+#include "lesson/grader.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "writers/worksheet.h"
+#include "base/files.h"
+#include "writers/html_page.h"
+#include "writers/html_writer.h"
+#include "writers/latex_writer.h"
+#include "writers/report_html.h"
+#include "readers/roster.h"
+#include "writers/sheet_document.h"
+#include "writers/theme.h"
 
 using namespace attnmark;
 namespace fs = std::filesystem;

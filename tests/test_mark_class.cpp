@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <vector>
 
-#include "file_io.h"
+#include "base/files.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "attnmark/number_reader.h"
-#include "attnmark/pcg32.h"
+#include "lesson/number_reader.h"
+#include "lesson/pcg32.h"
 
 using attnmark::CellReading;
 using attnmark::Pcg32;

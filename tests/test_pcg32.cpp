@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "attnmark/pcg32.h"
+#include "lesson/pcg32.h"
 
 using attnmark::Pcg32;
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "attnmark/error.h"
-#include "attnmark/rubric.h"
-#include "attnmark/rubric_loader.h"
+#include "base/error.h"
+#include "lesson/rubric.h"
+#include "readers/rubric_loader.h"
 
 using namespace attnmark;
 

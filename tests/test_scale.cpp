@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "attnmark/numbers.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
-#include "file_io.h"
+#include "lesson/numbers.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "base/files.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "file_io.h"
+#include "base/files.h"
 
 // A scratch folder of this process's own: CTest runs test cases in parallel.
 inline std::filesystem::path scratch() {

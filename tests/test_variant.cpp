@@ -5,12 +5,12 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "attnmark/attention.h"
-#include "attnmark/error.h"
-#include "attnmark/numbers.h"
-#include "attnmark/rubric_loader.h"
-#include "attnmark/variant.h"
-#include "attnmark/worksheet.h"
+#include "lesson/attention.h"
+#include "base/error.h"
+#include "lesson/numbers.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "writers/worksheet.h"
 
 using namespace attnmark;
 

@@ -1,8 +1,8 @@
 // The YAML reader closes yaml-cpp 0.7's traps; each is tested on its exact input.
 #include <catch2/catch.hpp>
 
-#include "attnmark/error.h"
-#include "yaml_tree.h"
+#include "base/error.h"
+#include "readers/yaml_tree.h"
 
 using attnmark::Error;
 using attnmark::parse_yaml;

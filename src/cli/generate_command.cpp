@@ -1,0 +1,243 @@
+#include <exception>
+#include <filesystem>
+#include <future>
+#include <fmt/format.h>
+#include <ostream>
+#include <optional>
+#include <random>
+
+#include "base/error.h"
+#include "readers/rubric_loader.h"
+#include "lesson/variant.h"
+#include "writers/worksheet.h"
+#include "cli/commands.h"
+#include "base/files.h"
+#include "writers/html_writer.h"
+#include "base/threads.h"
+#include "writers/latex_writer.h"
+#include "readers/roster.h"
+#include "writers/sheet_document.h"
+#include "writers/theme.h"
+
+namespace attnmark {
+namespace {
+
+// Rosters are typed by people; 16 MiB is tens of thousands of students.
+constexpr std::size_t max_roster_bytes = std::size_t{16} << 20;
+
+// The seed from --seed, else the rubric's, else a fresh one the user is told.
+std::uint64_t choose_seed(const Options& options, const Rubric& rubric, std::ostream& err) {
+  if (options.seed) return parse_seed(*options.seed);
+  if (rubric.seed) return *rubric.seed;
+  // Only this path is not reproducible by itself, so the seed is printed.
+  std::random_device device;
+  const std::uint64_t seed = 1 + device() % 999999;
+  err << fmt::format("attnmark: {} has no seed: and no --seed was given; using --seed {}\n", rubric.file, seed);
+  return seed;
+}
+
+// Writes to -o PATH, or to standard output.
+void emit(const Options& options, const std::string& text, const char* what, std::ostream& out, std::ostream& err) {
+  if (options.output.empty()) {
+    out << text;
+    return;
+  }
+  write_file(options.output, text);
+  err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
+}
+
+// What one run writes, fixed by the command and --format.
+struct Job {
+  bool key = false;       // key, not worksheet
+  bool answers = false;   // template: only the blank answer file
+  std::string format;     // md, json, jsonl, html, tex
+};
+
+Job job_of(const Options& options) {
+  Job job;
+  job.key = options.command == "key";
+  job.answers = options.command == "template";
+  job.format = job.answers ? "yaml" : options.format;
+  if (job.answers) return job;
+  const bool known = job.format == "md" || job.format == "json" || job.format == "html" || job.format == "tex" ||
+                     (job.key && job.format == "jsonl");
+  if (!known)
+    throw Error(fmt::format("--format: expected md, json, {}html or tex; got '{}'", job.key ? "jsonl, " : "",
+                            job.format));
+  return job;
+}
+
+
+// One student's sheet in the chosen format.
+std::string render(const Job& job, const Rubric& rubric, const Variant& variant, const std::string& name,
+                   const HtmlStyle& style) {
+  const Sheet sheet = job.key ? Sheet::key : Sheet::worksheet;
+  if (job.answers) return render_answer_template(rubric, variant);
+  if (job.format == "md") return render_markdown(rubric, variant, sheet);
+  if (job.format == "json") return render_json(variant, sheet);
+  if (job.format == "jsonl") return render_json_line(variant, Sheet::key);
+  const SheetDocument doc = sheet_document(rubric, variant, sheet);
+  if (job.format == "html") return sheet_html(doc, name, style);
+  return sheet_latex({NamedSheet{doc, name}}, style.text_size);
+}
+
+// Runs work(i) for every student on `jobs` threads. An error (a variant
+// whose constraints cannot be met, a file that cannot be written) stops
+// nothing midway in a thread; the first student's error in roster order is
+// rethrown afterwards, so the message is the same for any --jobs.
+template <typename Work>
+void for_each_student(std::size_t count, unsigned jobs, Work work) {
+  std::vector<std::exception_ptr> errors(count);
+  parallel_for(count, jobs, [&](std::size_t i) {
+    try {
+      work(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// What a roster run made for one student.
+struct StudentOutput {
+  ClassPageSheet worksheet, key;          // for the class pack and class key
+  NamedSheet worksheet_tex, key_tex;      // the same for their LaTeX (--format tex)
+  std::string line;                       // jsonl
+};
+
+int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
+               const HtmlStyle& style, std::ostream& out, std::ostream& err) {
+  const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster);
+  const unsigned jobs = parse_jobs(options.jobs);
+  std::vector<StudentOutput> outputs(students.size());
+
+  if (job.format == "jsonl") {
+    for_each_student(students.size(), jobs, [&](std::size_t i) {
+      outputs[i].line = render_json_line(make_variant(rubric, seed, students[i].student), Sheet::key);
+    });
+    std::size_t size = 0;
+    for (const StudentOutput& o : outputs) size += o.line.size();
+    std::string text;
+    text.reserve(size);
+    for (StudentOutput& o : outputs) {
+      text += o.line;
+      std::string().swap(o.line);  // (100,000 keys are some 90 MB)
+    }
+    emit(options, text, "every student's key (JSON lines)", out, err);
+    return 0;
+  }
+
+  if (options.output.empty())
+    throw Error("--roster: give -o DIR, the folder for one file per student (or, for key, --format jsonl)");
+  const std::filesystem::path dir(options.output);
+  std::error_code ec;
+  // A new folder is filled under a temporary name and appears whole at the
+  // end (and each file costs one directory operation, not two); files in a
+  // folder that exists already replace their old versions one by one.
+  std::optional<NewFolder> fresh;
+  if (!std::filesystem::exists(dir, ec)) {
+    if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
+    fresh.emplace(options.output);
+  } else if (!std::filesystem::is_directory(dir, ec)) {
+    throw Error(fmt::format("-o: with --roster, '{}' must be a folder", options.output));
+  }
+  auto put = [&](const std::string& name, const std::string& bytes) {
+    if (fresh) fresh->write(name, bytes);
+    else write_file((dir / name).string(), bytes);
+  };
+
+  // The class files' names are kept from students, so no id can replace them.
+  const std::vector<std::string> stems = file_stems(students, {"class-pack", "class-key"});
+  const bool packs = !job.answers;
+  const std::string ext = job.format == "md" ? ".md" : job.format == "json" ? ".json" : job.format == "tex" ? ".tex" : ".html";
+  for_each_student(students.size(), jobs, [&](std::size_t i) {
+    const RosterEntry& s = students[i];
+    const Variant variant = make_variant(rubric, seed, s.student);
+    if (!job.answers) put(stems[i] + (job.key ? ".key" : "") + ext, render(job, rubric, variant, s.name, style));
+    if (!job.key) put(stems[i] + ".answers.yaml", render_answer_template(rubric, variant));
+    if (packs) {
+      StudentOutput& o = outputs[i];
+      for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
+        if (sheet == Sheet::worksheet && job.key) continue;
+        SheetDocument doc = sheet_document(rubric, variant, sheet);
+        (sheet == Sheet::key ? o.key : o.worksheet) = class_page_sheet(doc, s.name, i + 1, style);
+        if (job.format == "tex") (sheet == Sheet::key ? o.key_tex : o.worksheet_tex) = NamedSheet{std::move(doc), s.name};
+      }
+    }
+  });
+
+  const std::string title = rubric.title.empty() ? rubric.name : rubric.title;
+  std::vector<std::string> made;
+  if (packs) {
+    std::vector<ClassPageSheet> worksheets, keys;
+    std::vector<NamedSheet> worksheets_tex, keys_tex;
+    for (StudentOutput& o : outputs) {
+      if (!job.key) worksheets.push_back(std::move(o.worksheet));
+      keys.push_back(std::move(o.key));
+      if (job.format == "tex") {
+        if (!job.key) worksheets_tex.push_back(std::move(o.worksheet_tex));
+        keys_tex.push_back(std::move(o.key_tex));
+      }
+    }
+    std::vector<StudentOutput>().swap(outputs);
+    // The class pack and the class key at once (with more than one job).
+    auto pack = std::async(jobs > 1 ? std::launch::async : std::launch::deferred, [&] {
+      if (job.key) return;
+      put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
+      if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
+    });
+    put("class-key.html", class_html(std::move(keys), title + ": class answer key", style));
+    if (job.format == "tex") put("class-key.tex", sheet_latex(keys_tex, style.text_size));
+    pack.get();
+    if (!job.key) made.push_back("class-pack.html");
+    if (!job.key && job.format == "tex") made.push_back("class-pack.tex");
+    made.push_back("class-key.html");
+    if (job.format == "tex") made.push_back("class-key.tex");
+  }
+  const std::size_t n = students.size();
+  std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
+                     : job.key   ? fmt::format("{} key{}", n, n == 1 ? "" : "s")
+                                 : fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s");
+  for (const std::string& m : made) what += ", " + m;
+  if (fresh) fresh->commit();
+  err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
+  return 0;
+}
+
+}  // namespace
+
+int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
+  if (options.rubrics.size() != 1) throw Error(options.command + ": expected one rubric file");
+  const Job job = job_of(options);
+  const HtmlStyle style = html_style(options.theme, options.text_size);
+  parse_jobs(options.jobs);  // a bad --jobs is an error even without a roster
+  const Rubric rubric = load_rubric_file(options.rubrics[0]);
+  const std::uint64_t seed = choose_seed(options, rubric, err);
+  if (!options.roster.empty()) return run_roster(options, job, rubric, seed, style, out, err);
+  const Variant variant = make_variant(rubric, seed, options.student);
+  const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
+  emit(options, render(job, rubric, variant, std::string(), style), what, out, err);
+  return 0;
+}
+
+int run_validate(const Options& options, std::ostream& out, std::ostream& err) {
+  if (options.rubrics.empty()) throw Error("validate: expected one or more rubric files");
+  int status = 0;
+  for (const std::string& path : options.rubrics) {
+    try {
+      const Rubric rubric = load_rubric_file(path);
+      // Draw a few variants so impossible constraints show now, not in class.
+      const std::uint64_t seed = rubric.seed.value_or(0);
+      for (int i = 0; i < 20; ++i) make_variant(rubric, seed, fmt::format("validate-{}", i));
+      out << fmt::format("{}: ok ({} question{})\n", path, rubric.questions.size(),
+                         rubric.questions.size() == 1 ? "" : "s");
+    } catch (const Error& e) {
+      err << e.report() << "\n";
+      status = 2;
+    }
+  }
+  return status;
+}
+
+}  // namespace attnmark

@@ -1,0 +1,48 @@
+// attnmark/diagnosis.h: the typical mistakes of the lesson, as numbers.
+//
+// Each mistake has a stable code (class reports count them), a kind
+// one-sentence explanation tied to the lesson's step, and a way to compute
+// what a student making it would write.
+//
+//   for (const MistakenAnswer& m : mistaken_answers(q, Part::weights, q.scores, q.weights))
+//     if (m.code == "no-exp") ...   // m.numbers = scores divided by their total
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lesson/matrix.h"
+#include "lesson/rubric.h"
+#include "lesson/variant.h"
+
+namespace attnmark {
+
+// One typical mistake.
+struct Mistake {
+  std::string_view code;         // stable: "hard-attention", "no-exp", ...
+  std::string_view explanation;  // one kind sentence for the student
+};
+
+// Every mistake attnmark diagnoses, in the order they are preferred on a tie.
+const std::vector<Mistake>& mistakes();
+
+// The explanation of `code`, or empty when unknown.
+std::string_view explain(std::string_view code);
+
+// What a student making one mistake would write for a part.
+struct MistakenAnswer {
+  std::string code;
+  Matrix numbers;  // a row per query row; masked scores are masked_score
+};
+
+// The mistaken versions of `part` that differ from the reference, computed
+// from `scores` and `weights` (the reference ones, or the student's own for
+// mistakes made after a wrong earlier step). Parts: scores, weights, output.
+// With `upstream`, mistakes of earlier steps are carried into this part too
+// (for when the student did not write the earlier step down).
+// REQUIRES: scores and weights have the variant's shape.
+std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part, const Matrix& scores,
+                                             const Matrix& weights, bool upstream);
+
+}  // namespace attnmark

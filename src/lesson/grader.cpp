@@ -1,0 +1,636 @@
+#include "lesson/grader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <array>
+#include <optional>
+
+#include "lesson/attention.h"
+#include "lesson/diagnosis.h"
+#include "lesson/number_reader.h"
+#include "lesson/numbers.h"
+#include "lesson/tolerance.h"
+
+namespace attnmark {
+namespace {
+
+constexpr double tiny = 1e-9;  // slack for binary rounding of decimal answers
+
+// 10^-decimals, from a table: this runs for every cell of every student.
+double unit(int decimals) {
+  static const double powers[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8,
+                                  1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15};
+  return decimals >= 0 && decimals <= 15 ? powers[decimals] : std::pow(10.0, -decimals);
+}
+
+Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, atol, 0, 0}; }
+
+// The weights a student gets working as the lesson does: scores rounded as
+// asked, e^score to 2 decimals, divided by their total.
+// REQUIRES: scores.size() <= max_tokens.
+std::array<double, max_tokens> lesson_weights(const Vector& scores, int score_decimals) {
+  std::array<double, max_tokens> powers{};
+  double total = 0;
+  for (std::size_t j = 0; j < scores.size(); ++j) {
+    powers[j] = scores[j] == masked_score ? 0.0 : round_to(portable_exp(round_to(scores[j], score_decimals)), 2);
+    total += powers[j];
+  }
+  for (std::size_t j = 0; j < scores.size(); ++j) powers[j] = total == 0 ? 0.0 : powers[j] / total;
+  return powers;
+}
+
+// Default tolerances of a row of weights: the asked window, widened by what
+// the lesson's own rounding of e^score moves each weight.
+// REQUIRES: exact is softmax of scores (the variant's weights, or carried ones).
+void weight_tolerances(const QuestionVariant& q, const Vector& scores, const Vector& exact,
+                       std::vector<Tolerance>& out) {
+  const int dw = q.spec->decimals(Part::weights);
+  const std::array<double, max_tokens> lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
+  out.clear();
+  for (std::size_t j = 0; j < scores.size(); ++j)
+    out.push_back(absolute(std::max(0.51 * unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * unit(dw)) + tiny));
+}
+
+// Default tolerances of a row of the output: weights rounded as asked, each
+// product rounded as asked, the sum rounded as asked (the lesson's table).
+void output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values,
+                       std::vector<Tolerance>& out) {
+  const int dw = q.spec->decimals(Part::weights);
+  const int d = q.spec->decimals(Part::output);
+  std::array<double, max_tokens> rounded_weights;  // a weight per token
+  for (std::size_t j = 0; j < weights.size(); ++j) rounded_weights[j] = round_to(weights[j], dw);
+  out.clear();
+  for (std::size_t c = 0; c < values[0].size(); ++c) {
+    double exact = 0, rounded = 0;
+    int inexact_products = 0;
+    for (std::size_t j = 0; j < weights.size(); ++j) {
+      exact += weights[j] * values[j][c];
+      const double product = rounded_weights[j] * values[j][c];
+      rounded += product;
+      if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
+    }
+    out.push_back(absolute(std::max(0.51 * unit(d), std::fabs(rounded - exact) + 0.5 * unit(d) * (1 + inexact_products)) + tiny));
+  }
+}
+
+// Scores and projections: exact when they must be whole numbers, else the asked window.
+Tolerance plain_tolerance(const QuestionVariant& q, Part part) {
+  const QuestionSpec& spec = *q.spec;
+  const bool whole = part == Part::scores ? spec.integral_scores() : spec.decimals(part) == 0;
+  if (whole) return absolute(tiny);
+  return Tolerance{Tolerance::Mode::decimals, 0, 0, spec.decimals(part)};
+}
+
+// One row of a student's numbers; false when some cell of it is not readable.
+// (Like an optional<Vector>, but its storage outlives being empty.)
+struct StudentRow {
+  Vector numbers;
+  bool complete = false;
+  explicit operator bool() const { return complete; }
+  const Vector& operator*() const { return numbers; }
+  const Vector* operator->() const { return &numbers; }
+};
+
+// A matrix read from the student's cells, when every cell of the rows is readable.
+struct StudentRows {
+  std::vector<StudentRow> rows;
+  bool differs = false;  // some complete row differs from the reference
+  bool ready = false;    // filled for the current question
+};
+
+bool is_vector_part(const QuestionVariant& q, Part p) {
+  return q.query_token && p != Part::keys && p != Part::values;
+}
+
+const PartAnswer* find_part(const Submission& s, const std::string& question, Part part) {
+  auto qa = s.answers.find(question);
+  if (qa == s.answers.end()) return nullptr;
+  auto pa = qa->second.find(part_name(part));
+  if (pa == qa->second.end() && part == Part::most_attended) pa = qa->second.find("most-attended");
+  return pa == qa->second.end() ? nullptr : &pa->second;
+}
+
+std::string_view cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
+  if (!a || r >= a->rows.size() || c >= a->rows[r].size()) return {};
+  return a->rows[r][c];
+}
+
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
+
+std::string lower_trimmed(std::string_view s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  const std::size_t e = s.find_last_not_of(" \t\r\n");
+  std::string out = b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+// Marks one question after another; its working storage is kept from one
+// to the next (a class is millions of cells), so it is not thread-safe.
+class QuestionGrader {
+ public:
+  QuestionResult run(const QuestionVariant& q, const Submission& s) {
+    q_ = &q;
+    spec_ = q.spec;
+    s_ = &s;
+    for (Written& w : written_) w.ready = false;
+    for (StudentRows& rows : student_rows_) rows.ready = false;
+    for (auto& rows : tolerances_)
+      for (std::vector<Tolerance>& row : rows) row.clear();
+    QuestionResult result;
+    result.id = spec_->id;
+    for (Part p : spec_->ask) {
+      PartResult part = p == Part::most_attended ? grade_words() : grade_numbers(p);
+      result.score += part.score;
+      result.max_score += part.max_score;
+      result.parts.push_back(std::move(part));
+    }
+    return result;
+  }
+
+ private:
+  const Matrix& truth(Part p) const {
+    switch (p) {
+      case Part::query:
+      case Part::queries: return q_->queries;
+      case Part::keys: return q_->keys;
+      case Part::values: return q_->values;
+      case Part::scores: return q_->scores;
+      case Part::weights: return q_->weights;
+      default: return q_->output;
+    }
+  }
+
+  bool asked(Part p) const { return std::find(spec_->ask.begin(), spec_->ask.end(), p) != spec_->ask.end(); }
+
+  // The student's cells of a part, read once: text and reading per cell of
+  // the reference's shape, row after row.
+  struct Written {
+    std::vector<std::string_view> texts;  // into the submission
+    std::vector<CellReading> readings;
+    std::size_t cols = 0;
+    bool answered = false;  // something written (a blank masked score does not count)
+    bool ready = false;     // filled for the current question
+    std::string_view text(std::size_t r, std::size_t c) const { return texts[r * cols + c]; }
+    const CellReading& read(std::size_t r, std::size_t c) const { return readings[r * cols + c]; }
+  };
+  const Written& written(Part p) const {
+    Written& w = written_[static_cast<std::size_t>(p)];
+    if (w.ready) return w;
+    w.ready = true;
+    w.answered = false;
+    w.texts.clear();
+    w.readings.clear();
+    const Matrix& ref = truth(p);
+    w.cols = ref.empty() ? 0 : ref[0].size();
+    const PartAnswer* a = find_part(*s_, spec_->id, p);
+    const bool masked_allowed = p == Part::scores && spec_->mask == Mask::causal;
+    for (std::size_t r = 0; r < ref.size(); ++r)
+      for (std::size_t c = 0; c < w.cols; ++c) {
+        const std::string_view text = cell_text(a, r, c);
+        w.texts.push_back(text);
+        w.readings.push_back(read_number(text, masked_allowed));
+        if (w.readings.back().kind != CellReading::Kind::unanswered && !is_blank(text)) w.answered = true;
+      }
+    return w;
+  }
+
+  // True when the student wrote anything for part p.
+  bool answered(Part p) const { return asked(p) && p != Part::most_attended && written(p).answered; }
+
+  // The tolerance of each cell of a row of the reference.
+  const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) const {
+    auto& rows = tolerances_[static_cast<std::size_t>(p)];
+    if (rows.size() != truth(p).size()) rows.resize(truth(p).size());
+    if (rows[r].empty()) {
+      const PartMarking& m = spec_->marking.at(p);
+      if (m.tolerance) rows[r].assign(truth(p)[r].size(), *m.tolerance);
+      else if (p == Part::weights) weight_tolerances(*q_, q_->scores[r], q_->weights[r], rows[r]);
+      else if (p == Part::output) output_tolerances(*q_, q_->weights[r], q_->values, rows[r]);
+      else rows[r].assign(truth(p)[r].size(), plain_tolerance(*q_, p));
+    }
+    return rows[r];
+  }
+
+  // The student's own numbers for an earlier part, row by row.
+  const StudentRows& student_rows(Part p) const {
+    StudentRows& out = student_rows_[static_cast<std::size_t>(p)];
+    if (out.ready) return out;
+    out.ready = true;
+    out.differs = false;
+    const Matrix& ref = truth(p);
+    out.rows.resize(ref.size());
+    for (StudentRow& row : out.rows) row.complete = false;
+    if (asked(p)) {
+      const Written& w = written(p);
+      for (std::size_t r = 0; r < ref.size(); ++r) {
+        Vector& row = out.rows[r].numbers;
+        row.clear();
+        bool complete = true;
+        for (std::size_t c = 0; c < ref[r].size() && complete; ++c) {
+          const CellReading& read = w.read(r, c);
+          if (read.kind == CellReading::Kind::value) row.push_back(read.value);
+          else if (read.kind == CellReading::Kind::masked && p == Part::scores) row.push_back(masked_score);
+          else complete = false;
+        }
+        if (!complete) continue;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+          const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
+          if (either_masked ? row[c] != ref[r][c] : !within(tolerance_row(p, r)[c], row[c], ref[r][c])) out.differs = true;
+        }
+        out.rows[r].complete = true;
+      }
+    }
+    return out;
+  }
+
+  const Tolerance& cell_tol(Part p, std::size_t r, std::size_t c) const { return tolerance_row(p, r)[c]; }
+
+  // Carried reference rows: the right method applied to the student's own
+  // earlier answers, where those differ from the reference.
+  // `inputs` receives, per row, what the carried row was computed from (for its tolerance).
+  std::vector<std::optional<Vector>> carried(Part p, std::vector<Vector>* inputs) const {
+    std::vector<std::optional<Vector>> out(truth(p).size());
+    switch (p) {
+      case Part::scores: {
+        if (!spec_->projections) break;
+        const StudentRows& sq = student_rows(q_->query_token ? Part::query : Part::queries);
+        const StudentRows& sk = student_rows(Part::keys);
+        if (!sq.differs && !sk.differs) break;
+        Matrix keys = q_->keys;
+        for (std::size_t j = 0; j < keys.size(); ++j)
+          if (sk.rows[j]) keys[j] = *sk.rows[j];
+        for (std::size_t r = 0; r < out.size(); ++r) {
+          const Vector query = sq.rows[r] ? *sq.rows[r] : q_->queries[r];
+          out[r] = attention_scores({query}, keys, q_->scale, spec_->mask, {q_->query_rows()[r]})[0];
+        }
+        break;
+      }
+      case Part::weights: {
+        const StudentRows& ss = student_rows(Part::scores);
+        if (!ss.differs) break;
+        for (std::size_t r = 0; r < out.size(); ++r)
+          if (ss.rows[r] && std::any_of(ss.rows[r]->begin(), ss.rows[r]->end(), [](double x) { return x != masked_score; })) {
+            softmax_into(*ss.rows[r], out[r].emplace());
+            if (inputs) (*inputs)[r] = *ss.rows[r];
+          }
+        break;
+      }
+      case Part::output: {
+        const StudentRows& sw = student_rows(Part::weights);
+        const StudentRows& sv = student_rows(Part::values);
+        if (!sw.differs && !sv.differs) break;
+        Matrix values = q_->values;
+        for (std::size_t j = 0; j < values.size(); ++j)
+          if (sv.rows[j]) values[j] = *sv.rows[j];
+        for (std::size_t r = 0; r < out.size(); ++r) {
+          const Vector weights = sw.rows[r] ? *sw.rows[r] : q_->weights[r];
+          out[r] = mix_values({weights}, values)[0];
+          if (inputs) (*inputs)[r] = weights;
+        }
+        carried_values_ = values;
+        break;
+      }
+      default: break;
+    }
+    return out;
+  }
+
+  PartResult grade_numbers(Part p) {
+    const PartMarking& marking = spec_->marking.at(p);
+    const Matrix& ref = truth(p);
+    const bool vector = is_vector_part(*q_, p);
+    const int decimals = spec_->decimals(p);
+    std::vector<Vector> inputs(ref.size());
+    const std::vector<std::optional<Vector>> carry =
+        marking.follow_through ? carried(p, &inputs) : std::vector<std::optional<Vector>>(ref.size());
+
+    PartResult result;
+    result.part = p;
+    result.max_score = marking.marks;
+    std::size_t cells = 0, right = 0, carried_cells = 0;
+    const Written& w = written(p);
+    std::size_t all_cells = 0;
+    for (const Vector& row : ref) all_cells += row.size();
+    result.cells.reserve(all_cells);
+    for (std::size_t r = 0; r < ref.size(); ++r) {
+      std::vector<Tolerance> carried_row;  // computed when first needed
+      for (std::size_t c = 0; c < ref[r].size(); ++c) {
+        ++cells;
+        CellResult& cell = result.cells.emplace_back();  // filled in place
+        if (!vector) {
+          cell.label = std::to_string(r + 1);
+          cell.label += '.';
+        }
+        cell.label += std::to_string(c + 1);
+        cell.given = w.text(r, c);
+        const double t = ref[r][c];
+        cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
+        const CellReading& read = w.read(r, c);
+        // A blank masked score is right, but does not by itself make a part answered.
+        if (read.kind != CellReading::Kind::unanswered && !is_blank(cell.given)) ++result.answered;
+        switch (read.kind) {
+          case CellReading::Kind::unanswered: cell.verdict = Verdict::unanswered; break;
+          case CellReading::Kind::unreadable:
+            cell.verdict = Verdict::unreadable;
+            cell.note = read.problem;
+            break;
+          case CellReading::Kind::masked:
+            cell.masked = true;
+            cell.verdict = t == masked_score ? Verdict::correct : Verdict::wrong;
+            if (t != masked_score) cell.note = "this score is not masked: its key is at or before the query's token";
+            else ++right;
+            break;
+          case CellReading::Kind::value: {
+            cell.value = read.value;
+            if (t == masked_score) {
+              cell.verdict = Verdict::wrong;
+              cell.note = "this key comes after the query's token, so its score is masked";
+              break;
+            }
+            if (within(cell_tol(p, r, c), read.value, t)) {
+              cell.verdict = Verdict::correct;
+              ++right;
+            } else if (carry[r] && (*carry[r])[c] != masked_score &&
+                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, inputs[r], *carry[r]) : carried_row)[c],
+                              read.value, (*carry[r])[c])) {
+              cell.verdict = Verdict::carried;
+              ++carried_cells;
+            } else if (read.decimals >= 0 && read.decimals < decimals &&
+                       std::fabs(read.value - t) < 0.51 * unit(read.decimals)) {
+              cell.verdict = Verdict::imprecise;
+              cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
+                                      read.decimals == 1 ? "" : "s", decimals);
+            } else {
+              cell.verdict = Verdict::wrong;
+            }
+            break;
+          }
+        }
+      }
+    }
+    if (result.answered == 0) {
+      // Nothing written: blank masked scores are not answers either.
+      for (CellResult& cell : result.cells)
+        if (cell.verdict == Verdict::correct) cell.verdict = Verdict::unanswered;
+      right = 0;
+    }
+    score(result, marking, cells, right, carried_cells);
+    if (right < cells && result.answered > 0) diagnose(result, p);
+    hints(result, p);
+    return result;
+  }
+
+  // Tolerances of a carried row, derived from what it was carried from.
+  std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Vector& input, const Vector& carried) const {
+    const PartMarking& m = spec_->marking.at(p);
+    if (m.tolerance) return std::vector<Tolerance>(truth(p)[r].size(), *m.tolerance);
+    if (p != Part::weights && p != Part::output) return tolerance_row(p, r);
+    std::vector<Tolerance> out;
+    if (p == Part::weights) weight_tolerances(*q_, input, carried, out);
+    else output_tolerances(*q_, input, carried_values_, out);
+    return out;
+  }
+
+  static void score(PartResult& result, const PartMarking& marking, std::size_t cells, std::size_t right,
+                    std::size_t carried_cells) {
+    result.follow_through = carried_cells > 0;
+    const double ft = marking.follow_through_credit;
+    if (marking.per_cell) {
+      result.score = marking.marks * (static_cast<double>(right) + ft * static_cast<double>(carried_cells)) /
+                     static_cast<double>(cells);
+    } else if (right == cells) {
+      result.score = marking.marks;
+    } else if (right + carried_cells == cells) {
+      result.score = marking.marks * ft;
+    }
+  }
+
+  // Names the mistake that reproduces the student's numbers, if one does
+  // and explains them better than the right method.
+  void diagnose(PartResult& result, Part p) {
+    if (p != Part::scores && p != Part::weights && p != Part::output) return;
+    // Mistakes of an earlier step count here only when that step is not written down.
+    const Part before = p == Part::output ? Part::weights : Part::scores;
+    const bool upstream = p != Part::scores && !answered(before);
+    std::size_t readable = 0, credited = 0;
+    for (const CellResult& cell : result.cells) {
+      if (cell.value || cell.masked) ++readable;
+      // Imprecise cells are explained by the right method at the precision written.
+      if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried || cell.verdict == Verdict::imprecise)
+        ++credited;
+    }
+    if (readable == 0) return;
+    if (readable <= credited) return;  // no mistake can explain more than the right method
+    std::vector<MistakenAnswer> candidates = mistaken_answers(*q_, p, q_->scores, q_->weights, upstream);
+    const StudentRows& ss = student_rows(Part::scores);
+    const StudentRows& sw = student_rows(Part::weights);
+    if (p != Part::scores && (ss.differs || sw.differs)) {
+      Matrix scores = q_->scores, weights = q_->weights;
+      bool complete = true;
+      for (std::size_t r = 0; r < scores.size(); ++r) {
+        if (asked(Part::scores) && !ss.rows[r]) complete = false;
+        if (ss.rows[r]) scores[r] = *ss.rows[r];
+        if (sw.rows[r]) weights[r] = *sw.rows[r];
+      }
+      if (complete)
+        for (MistakenAnswer& m : mistaken_answers(*q_, p, scores, weights, upstream)) candidates.push_back(std::move(m));
+    }
+    const Written& w = written(p);
+    std::vector<std::string> codes;
+    for (const MistakenAnswer& m : candidates) {
+      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) continue;
+      // Every readable cell must match: within tolerance, or the precision written.
+      bool all = true;
+      std::size_t i = 0;
+      for (std::size_t r = 0; r < m.numbers.size() && all; ++r)
+        for (std::size_t c = 0; c < m.numbers[r].size() && all; ++c, ++i) {
+          const CellResult& cell = result.cells[i];
+          const double want = m.numbers[r][c];
+          if (cell.masked) {
+            all = want == masked_score;
+          } else if (cell.value) {
+            const int d = w.read(r, c).decimals;
+            const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * unit(d) : 0.0);
+            all = want != masked_score && std::fabs(*cell.value - want) <= slack + tiny;
+          }
+        }
+      if (all) codes.push_back(m.code);
+    }
+    if (codes.empty() && p == Part::weights && !not_adding_up(result).empty()) codes.push_back("weights-not-normalised");
+    // Catalogue order, so ties read the same in every report.
+    for (const Mistake& m : mistakes())
+      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) result.diagnoses.emplace_back(m.code);
+  }
+
+  // Rows of weights, all written, whose sum is off by more than the
+  // student's own rounding explains (0.67 + 0.090 + 0.245 is fine).
+  std::vector<std::size_t> not_adding_up(const PartResult& result) const {
+    std::vector<std::size_t> rows;
+    const std::size_t n = q_->tokens.size();
+    for (std::size_t r = 0; r * n < result.cells.size(); ++r) {
+      double total = 0, slack = tiny;
+      bool complete = true;
+      for (std::size_t c = 0; c < n; ++c) {
+        const CellResult& cell = result.cells[r * n + c];
+        if (!cell.value) {
+          complete = false;
+          break;
+        }
+        total += *cell.value;
+        const int d = read_number(cell.given).decimals;
+        slack += d >= 0 ? 0.5 * unit(d) : 0.0;
+      }
+      if (complete && std::fabs(total - 1) > slack) rows.push_back(r);
+    }
+    return rows;
+  }
+
+  void hints(PartResult& result, Part p) const {
+    for (const std::string& code : result.diagnoses) result.hints.emplace_back(explain(code));
+    bool wrong = false;
+    for (const CellResult& cell : result.cells) {
+      if (!cell.note.empty() && cell.verdict != Verdict::correct)
+        result.hints.push_back(fmt::format("{} {}: {}", part_name(p), cell.label, cell.note));
+      wrong = wrong || cell.verdict == Verdict::wrong;
+    }
+    if (result.follow_through)
+      result.hints.push_back(std::string("correct method, carried from your ") +
+                             (p == Part::weights ? "scores" : p == Part::output ? "weights" : p == Part::scores ? "query and keys" : "weights"));
+    if (wrong && result.diagnoses.empty()) result.hints.emplace_back(method_hint(p));
+  }
+
+  std::string method_hint(Part p) const {
+    switch (p) {
+      case Part::query:
+      case Part::queries:
+      case Part::keys:
+      case Part::values: return "Multiply the embedding by the table: entry j is x times column j of W.";
+      case Part::scores:
+        return q_->scale == 1 ? "A score is the query times the key: multiply matching entries and add."
+                             : fmt::format("A score is the query times the key (multiply matching entries and add), divided by {}.",
+                                           format_exact(q_->scale));
+      case Part::weights: return "Take e to the power of each score, then divide each by the total; the weights add up to 1.";
+      case Part::output: return "Multiply each token's value by its weight, then add the results.";
+      case Part::most_attended: return "The most attended token is the one with the largest weight.";
+    }
+    return {};
+  }
+
+  PartResult grade_words() {
+    const PartMarking& marking = spec_->marking.at(Part::most_attended);
+    const PartAnswer* a = find_part(*s_, spec_->id, Part::most_attended);
+    static const StudentRows none;
+    const StudentRows& sw = marking.follow_through ? student_rows(Part::weights) : none;
+    PartResult result;
+    result.part = Part::most_attended;
+    result.max_score = marking.marks;
+    std::size_t right = 0, carried_cells = 0;
+    const std::size_t cells = q_->most_attended.size();
+    for (std::size_t r = 0; r < cells; ++r) {
+      CellResult cell;
+      cell.label = q_->query_token ? "" : std::to_string(r + 1);
+      // A single answer may be written as a scalar or as a one-cell list.
+      // All-tokens words may be one list, or a list of one-word rows.
+      const bool one_list = !a || a->rows.size() <= 1;
+      cell.given = cell_text(a, one_list ? 0 : r, one_list ? r : 0);
+      cell.expected = q_->tokens[q_->most_attended[r]];
+      const std::string word = lower_trimmed(cell.given);
+      if (word.empty() || word == "~" || word == "?" || word == "-") {
+        cell.verdict = Verdict::unanswered;
+      } else {
+        ++result.answered;
+        auto is = [&](std::size_t t) { return lower_trimmed(q_->tokens[t]) == word; };
+        const bool known = std::any_of(q_->tokens.begin(), q_->tokens.end(), [&](const std::string& t) { return lower_trimmed(t) == word; });
+        if (is(q_->most_attended[r])) {
+          cell.verdict = Verdict::correct;
+          ++right;
+        } else if (sw.differs && sw.rows.size() > r && sw.rows[r] && is(most_attended({*sw.rows[r]})[0])) {
+          cell.verdict = Verdict::carried;
+          ++carried_cells;
+        } else {
+          cell.verdict = Verdict::wrong;
+          if (!known) cell.note = fmt::format("'{}' is not one of the tokens", cell.given);
+        }
+      }
+      result.cells.push_back(std::move(cell));
+    }
+    score(result, marking, cells, right, carried_cells);
+    hints(result, Part::most_attended);
+    return result;
+  }
+
+  const QuestionVariant* q_ = nullptr;
+  const QuestionSpec* spec_ = nullptr;
+  const Submission* s_ = nullptr;
+  mutable Matrix carried_values_;
+  // Caches: each part's cells are read, and each tolerance computed, once.
+  static constexpr std::size_t parts = static_cast<std::size_t>(Part::most_attended) + 1;
+  mutable std::array<Written, parts> written_;
+  mutable std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;  // an empty row: not yet computed
+  mutable std::array<StudentRows, parts> student_rows_;
+};
+
+}  // namespace
+
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::correct: return "correct";
+    case Verdict::carried: return "carried";
+    case Verdict::imprecise: return "imprecise";
+    case Verdict::wrong: return "wrong";
+    case Verdict::unanswered: return "unanswered";
+    case Verdict::unreadable: return "unreadable";
+  }
+  return "?";
+}
+
+Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col) {
+  switch (part) {
+    case Part::weights: {
+      std::vector<Tolerance> out;
+      weight_tolerances(q, q.scores[row], q.weights[row], out);
+      return out[col];
+    }
+    case Part::output: {
+      std::vector<Tolerance> out;
+      output_tolerances(q, q.weights[row], q.values, out);
+      return out[col];
+    }
+    default: return plain_tolerance(q, part);
+  }
+}
+
+Marked grade(const Variant& variant, const Submission& submission) {
+  Marked marked;
+  for (const QuestionVariant& q : variant.questions) {
+    thread_local QuestionGrader grader;
+    QuestionResult result = grader.run(q, submission);
+    for (const PartResult& p : result.parts) marked.answered += p.answered;
+    marked.score += result.score;
+    marked.max_score += result.max_score;
+    marked.questions.push_back(std::move(result));
+  }
+  // Answers the rubric has no place for are reported, never silently dropped.
+  for (const auto& question : submission.answers) {
+    const std::string& id = question.first;  // named, not bound: clang 14 cannot capture bindings
+    const auto& parts = question.second;
+    const auto q = std::find_if(variant.questions.begin(), variant.questions.end(),
+                                [&](const QuestionVariant& v) { return v.spec->id == id; });
+    if (q == variant.questions.end()) {
+      marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked", id));
+      continue;
+    }
+    for (const auto& entry : parts) {
+      const std::string& name = entry.first;
+      const bool asked = std::any_of(q->spec->ask.begin(), q->spec->ask.end(), [&](Part p) {
+        return name == part_name(p) || (p == Part::most_attended && name == "most-attended");
+      });
+      if (!asked) marked.notes.push_back(fmt::format("{}.{} is not asked in this rubric and was not marked", id, name));
+    }
+  }
+  return marked;
+}
+
+}  // namespace attnmark

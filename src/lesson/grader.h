@@ -1,0 +1,85 @@
+// attnmark/grader.h: marks one submission against its variant, like a human marker.
+//
+// Each cell is judged within the part's tolerance (tolerance.h). A part that
+// is wrong is checked again against the student's own earlier answers
+// (follow-through: weights against softmax of their scores, output against
+// their weights times the values), and against the typical mistakes of the
+// lesson (diagnosis.h).
+//
+//   Variant v = make_variant(rubric, seed, "s001");
+//   Marked m = grade(v, submission);
+//   m.score;                                  // e.g. 7.5 of m.max_score
+//   m.questions[0].parts[1].diagnoses;        // {"no-exp"}
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lesson/submission.h"
+#include "lesson/rubric.h"
+#include "lesson/variant.h"
+
+namespace attnmark {
+
+// What became of one cell.
+enum class Verdict {
+  correct,     // within tolerance of the reference
+  carried,     // right for the student's own earlier answers (follow-through)
+  imprecise,   // right at the precision written, but coarser than asked
+  wrong,
+  unanswered,
+  unreadable,  // the text is not a number (or word) we can read
+};
+const char* verdict_name(Verdict verdict);
+
+// One cell's judgement. label is 1-based: "2" in a vector, "1.3" in a matrix.
+struct CellResult {
+  std::string label;
+  std::string given;            // the text as written
+  std::optional<double> value;  // what it read as (numbers only)
+  bool masked = false;          // the student wrote a masked spelling
+  Verdict verdict = Verdict::unanswered;
+  std::string note;             // why unreadable, or a precision hint
+  std::string expected;         // the reference, rounded as asked ("0.665", "masked", "bus")
+};
+
+// One part of a question, marked.
+struct PartResult {
+  Part part = Part::scores;
+  double score = 0;
+  double max_score = 0;
+  bool follow_through = false;          // marks came from the student's own earlier answers
+  std::vector<std::string> diagnoses;   // mistake codes (diagnosis.h), best explanation first
+  std::vector<CellResult> cells;
+  std::vector<std::string> hints;       // short sentences for the student
+  std::size_t answered = 0;             // cells with something written
+};
+
+// One question, marked.
+struct QuestionResult {
+  std::string id;
+  double score = 0;
+  double max_score = 0;
+  std::vector<PartResult> parts;
+};
+
+// A whole submission, marked.
+struct Marked {
+  double score = 0;
+  double max_score = 0;
+  std::size_t answered = 0;            // cells with something written, over all parts
+  std::vector<QuestionResult> questions;
+  std::vector<std::string> notes;      // answers to questions or parts the rubric does not have
+};
+
+// Marks `submission` against `variant`. Never throws for anything a student wrote.
+// REQUIRES: variant made from a valid rubric, which outlives it.
+Marked grade(const Variant& variant, const Submission& submission);
+
+// The tolerance used for one cell when the rubric gives none: integer
+// scores exact; others a window at the asked decimals, widened by what
+// rounding the earlier steps as asked can carry (see README, "Tolerances").
+Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col);
+
+}  // namespace attnmark

@@ -1,0 +1,74 @@
+#include "lesson/rubric.h"
+
+#include <cmath>
+
+namespace attnmark {
+
+const char* part_name(Part part) {
+  switch (part) {
+    case Part::query: return "query";
+    case Part::queries: return "queries";
+    case Part::keys: return "keys";
+    case Part::values: return "values";
+    case Part::scores: return "scores";
+    case Part::weights: return "weights";
+    case Part::output: return "output";
+    case Part::most_attended: return "most_attended";
+  }
+  return "?";
+}
+
+double Grid::value(std::int64_t index) const {
+  if (decimals == 0) return static_cast<double>(min_units + index * step_units);  // (the same as dividing by 1)
+  double power = 1;
+  for (int i = 0; i < decimals; ++i) power *= 10;
+  // One correctly rounded division: the double nearest the decimal value.
+  return static_cast<double>(min_units + index * step_units) / power;
+}
+
+bool InputSpec::integral() const {
+  if (!present) return true;
+  if (random) {
+    if (grid.decimals == 0) return true;
+    std::int64_t power = 1;
+    for (int i = 0; i < grid.decimals; ++i) power *= 10;
+    return grid.min_units % power == 0 && grid.step_units % power == 0;
+  }
+  for (const Vector& row : fixed)
+    for (double x : row)
+      if (x != std::floor(x)) return false;
+  return true;
+}
+
+bool QuestionSpec::integral_scores() const {
+  if (scale.kind != ScaleSpec::Kind::none &&
+      !(scale.kind == ScaleSpec::Kind::number && scale.number == 1))
+    return false;
+  if (projections) return embeddings.integral() && w_q.integral() && w_k.integral();
+  return query.integral() && queries.integral() && keys.integral();
+}
+
+int QuestionSpec::decimals(Part part) const {
+  auto found = marking.find(part);
+  if (found != marking.end() && found->second.decimals) return *found->second.decimals;
+  switch (part) {
+    case Part::scores: return integral_scores() ? 0 : 2;
+    case Part::weights: return 3;
+    case Part::query:
+    case Part::queries:
+      return embeddings.integral() && w_q.integral() ? 0 : 2;
+    case Part::keys: return embeddings.integral() && w_k.integral() ? 0 : 2;
+    case Part::values: return embeddings.integral() && w_v.integral() ? 0 : 2;
+    case Part::output:
+    case Part::most_attended: return 2;
+  }
+  return 2;
+}
+
+bool QuestionSpec::fixed() const {
+  for (const InputSpec* input : {&query, &queries, &keys, &values, &embeddings, &w_q, &w_k, &w_v})
+    if (input->present && input->random) return false;
+  return !tokens.from_bank && query_token.kind != QueryTokenSpec::Kind::random;
+}
+
+}  // namespace attnmark

@@ -1,0 +1,690 @@
+#include "readers/answer_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "base/error.h"
+#include "lesson/rubric.h"
+#include "lesson/variant.h"
+#include "readers/csv.h"
+#include "base/text.h"
+#include "readers/yaml_tree.h"
+
+namespace attnmark {
+namespace {
+
+constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+// Student text quoted in a note is cut to this, so one note stays one line.
+constexpr std::size_t max_quoted_bytes = 60;
+// An unreadable reason longer than this is cut (a JSON error quotes the last
+// token read, which can be a whole unterminated string).
+constexpr std::size_t max_reason_bytes = 300;
+
+// Why a whole answer file cannot be read, with its place when known.
+struct Unreadable {
+  int line = 0;
+  int column = 0;
+  std::string message;
+};
+
+std::string in_quotes(std::string_view text) { return "'" + printable(text, max_quoted_bytes) + "'"; }
+
+// A question or part name in a note, unquoted as the notes name them
+// ("q1.scores row 2 ..."), but on one line and short whatever was written.
+std::string shown(std::string_view name) { return printable(name, max_quoted_bytes); }
+
+std::string with_place(int line, int column, const std::string& message) {
+  std::string out;
+  if (line > 0) {
+    out = "line " + std::to_string(line);
+    if (column > 0) out += ", column " + std::to_string(column);
+    out += ": ";
+  }
+  return printable(out + message, max_reason_bytes);
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// The 1-based line and column (in bytes) of byte `at`.
+std::pair<int, int> place_of(std::string_view t, std::size_t at) {
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < at; ++i)
+    if (t[i] == '\n' || t[i] == '\r') line_start = i + 1;
+  return {line_of(t, at), static_cast<int>(std::min<std::size_t>(at - line_start + 1, INT_MAX))};
+}
+
+// ---- Fields shared by answer files and sheet rows ----
+
+// True when text holds a control byte (C0, DEL): never part of a name, and
+// unsafe in file names, reports and terminals.
+bool has_control(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7F;
+  });
+}
+
+// The student id or rubric name, trimmed; ignored (with a note) when it
+// holds control bytes, so no report, file name or terminal ever gets them.
+std::string read_name(std::string_view text, const char* key, Submission& s) {
+  text = trim(text);
+  if (!has_control(text)) return std::string(text);
+  s.notes.push_back(std::string(key) + " " + in_quotes(text) + " contains control characters; ignored");
+  return {};
+}
+
+void read_seed(std::string_view text, Submission& s) {
+  if (text.empty()) return;
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc() && end == text.data() + text.size()) {
+    s.seed = value;
+  } else if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) {
+    s.notes.push_back("seed " + in_quotes(text) + " is too large (at most 18446744073709551615); ignored");
+  } else {
+    s.notes.push_back("seed " + in_quotes(text) + " is not a whole number; ignored");
+  }
+}
+
+void read_variant(std::string_view text, Submission& s) {
+  s.variant = std::string(text);
+  if (!text.empty() && !parse_variant_id(text))
+    s.notes.push_back("variant " + in_quotes(text) + " is not 16 lower-case hex digits");
+}
+
+// ---- Answer files: a YamlNode tree (from YAML or JSON) to a Submission ----
+
+std::string describe(const YamlNode& n) {
+  switch (n.kind) {
+    case YamlNode::Kind::null: return "nothing";
+    case YamlNode::Kind::scalar: return "the value " + in_quotes(n.text);
+    case YamlNode::Kind::sequence: return "a list";
+    case YamlNode::Kind::map: return "a map";
+  }
+  return "?";
+}
+
+// The text of a scalar or null; nullopt for a list or map.
+std::optional<std::string> value_text(const YamlNode& n) {
+  if (n.is_scalar()) return n.text;
+  if (n.is_null()) return std::string();
+  return std::nullopt;
+}
+
+// Turns the tree of one answer file into a Submission. Throws Unreadable.
+class SubmissionReader {
+ public:
+  SubmissionReader(Submission& s, const ReadLimits& limits) : s_(s), limits_(limits) {}
+
+  void read(const YamlNode& root) {
+    if (!root.is_map())
+      throw Unreadable{root.line, root.column,
+                       "expected a map with keys like 'student:' and 'answers:' at the top; got " +
+                           describe(root)};
+    for (const auto& [key, value] : root.entries) {
+      const std::string& k = key.text;
+      if (k == "rubric") s_.rubric = read_name(single(value, k), "rubric", s_);
+      else if (k == "student") s_.student = read_name(single(value, k), "student", s_);
+      else if (k == "seed") read_seed(single(value, k), s_);
+      else if (k == "variant") read_variant(single(value, k), s_);
+      else if (k == "generator") generator(value);
+      else if (k == "answers") answers(value);
+      else s_.notes.push_back("unknown key " + in_quotes(k) + " ignored");
+    }
+  }
+
+ private:
+  // A top-level field that must be one value; "" (with a note) otherwise.
+  std::string single(const YamlNode& n, const std::string& key) {
+    if (auto text = value_text(n)) return *text;
+    s_.notes.push_back(key + ": expected a single value; got " + describe(n) + "; ignored");
+    return {};
+  }
+
+  // Answers made by another generator version may have other numbers.
+  void generator(const YamlNode& n) {
+    const std::string text = single(n, "generator");
+    if (!text.empty() && text != generator_version)
+      s_.notes.push_back("generator " + in_quotes(text) + " differs from this attnmark's '" +
+                         generator_version + "'");
+  }
+
+  void answers(const YamlNode& n) {
+    if (n.is_null()) return;
+    if (!n.is_map())
+      throw Unreadable{n.line, n.column,
+                       "answers: expected a map of questions (q1:, q2:, ...); got " + describe(n)};
+    for (const auto& [qkey, question] : n.entries) {
+      const std::string& q = qkey.text;
+      if (has_control(q)) {
+        s_.notes.push_back("question " + in_quotes(q) + " has control characters in its name; ignored");
+        continue;
+      }
+      if (question.is_null()) {
+        s_.answers[q];  // named but empty: the grader reports its parts unanswered
+        continue;
+      }
+      if (!question.is_map()) {
+        s_.notes.push_back(shown(q) + ": expected a map of parts (scores:, weights:, ...); got " +
+                           describe(question) + "; ignored");
+        continue;
+      }
+      auto& parts = s_.answers[q];
+      for (const auto& [pkey, value] : question.entries) {
+        if (has_control(pkey.text)) {
+          s_.notes.push_back(shown(q) + ": part " + in_quotes(pkey.text) +
+                             " has control characters in its name; ignored");
+          continue;
+        }
+        parts[pkey.text] = part(value, shown(q) + "." + shown(pkey.text));
+      }
+    }
+  }
+
+  // One part's value: a cell, a row (flat list) or rows (a list holding lists).
+  PartAnswer part(const YamlNode& n, const std::string& name) {
+    PartAnswer answer;
+    if (n.is_map()) {
+      s_.notes.push_back(name + " is not a value or a list of values");
+      answer.rows = {{cell(YamlNode(), name, 1, 1)}};
+      return answer;
+    }
+    if (!n.is_sequence()) {
+      answer.rows = {{cell(n, name, 1, 1)}};
+      return answer;
+    }
+    const bool has_rows = std::any_of(n.items.begin(), n.items.end(),
+                                      [](const YamlNode& item) { return item.is_sequence(); });
+    if (!has_rows) {
+      answer.rows.emplace_back();
+      for (std::size_t c = 0; c < n.items.size(); ++c)
+        answer.rows[0].push_back(cell(n.items[c], name, 1, c + 1));
+      return answer;
+    }
+    for (std::size_t r = 0; r < n.items.size(); ++r) {
+      const YamlNode& row = n.items[r];
+      answer.rows.emplace_back();
+      if (!row.is_sequence()) {  // a lone value among rows: a row of one cell
+        answer.rows[r].push_back(cell(row, name, r + 1, 1));
+        continue;
+      }
+      for (std::size_t c = 0; c < row.items.size(); ++c)
+        answer.rows[r].push_back(cell(row.items[c], name, r + 1, c + 1));
+    }
+    return answer;
+  }
+
+  // The text of one cell, counted against max_cells; "" with a note when it
+  // is a list or map.
+  std::string cell(const YamlNode& n, const std::string& name, std::size_t row, std::size_t col) {
+    if (++cells_ > limits_.max_cells)
+      throw Unreadable{0, 0, "more than " + std::to_string(limits_.max_cells) + " answer cells"};
+    if (auto text = value_text(n)) return *text;
+    s_.notes.push_back(name + " row " + std::to_string(row) + " cell " + std::to_string(col) +
+                       " is not a value");
+    return {};
+  }
+
+  Submission& s_;
+  const ReadLimits& limits_;
+  std::size_t cells_ = 0;
+};
+
+// ---- JSON to a YamlNode tree ----
+
+using Json = nlohmann::json;
+
+// Builds a YamlNode tree from nlohmann's SAX events, keeping numbers' text as
+// written, with the caps parse_yaml applies to YAML.
+class JsonTreeBuilder final : public nlohmann::json_sax<Json> {
+ public:
+  JsonTreeBuilder(std::string_view text, const YamlLimits& limits) : text_(text), limits_(limits) {}
+
+  YamlNode take() { return std::move(root_); }
+  // Why parsing stopped; empty when it did not.
+  const Unreadable& problem() const { return problem_; }
+
+  bool null() override { return add(node(YamlNode::Kind::null)); }
+  bool boolean(bool value) override { return add(scalar(value ? "true" : "false", true)); }
+  bool number_integer(number_integer_t value) override {
+    return add(scalar(std::to_string(value), true));
+  }
+  bool number_unsigned(number_unsigned_t value) override {
+    return add(scalar(std::to_string(value), true));
+  }
+  bool number_float(number_float_t, const string_t& text) override {
+    return add(scalar(text, true));  // as written: "0.670" stays "0.670"
+  }
+  bool string(string_t& value) override { return add(scalar(std::move(value), false)); }
+  bool binary(binary_t&) override { return stop("binary values are not allowed"); }
+  bool start_object(std::size_t) override { return open(YamlNode::Kind::map); }
+  bool key(string_t& value) override {
+    Open& top = stack_.back();
+    if (!top.keys.insert(value).second) return stop("duplicate key " + in_quotes(value));
+    top.key = scalar(std::move(value), false);
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(YamlNode::Kind::sequence); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& e) override {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 1,
+    // column 7: syntax error while parsing value - unexpected '}'; ...":
+    // keep what follows the place, without the "syntax error ... - " lead.
+    std::string message = e.what();
+    if (const std::size_t p = message.find("parse error"); p != std::string::npos)
+      if (const std::size_t colon = message.find(": ", p); colon != std::string::npos)
+        message.erase(0, colon + 2);
+    if (message.starts_with("syntax error while parsing"))
+      if (const std::size_t dash = message.find(" - "); dash != std::string::npos)
+        message.erase(0, dash + 3);
+    // position counts the bytes read, the offending one included.
+    const std::size_t at = std::min(position == 0 ? 0 : position - 1, text_.size());
+    const auto [line, column] = place_of(text_, at);
+    problem_ = Unreadable{line, column, "JSON syntax: " + message};
+    return false;
+  }
+
+ private:
+  // An open array or object, and for an object its keys so far.
+  struct Open {
+    YamlNode node;
+    std::optional<YamlNode> key;  // waiting for its value
+    std::set<std::string> keys;
+  };
+
+  bool stop(std::string message) {
+    problem_ = Unreadable{0, 0, std::move(message)};
+    return false;
+  }
+  YamlNode node(YamlNode::Kind kind) {
+    YamlNode n;
+    n.kind = kind;  // line and column stay 0: the SAX interface gives no places
+    return n;
+  }
+  YamlNode scalar(std::string text, bool plain) {
+    YamlNode n = node(YamlNode::Kind::scalar);
+    n.text = std::move(text);
+    n.plain = plain;
+    return n;
+  }
+  bool open(YamlNode::Kind kind) {
+    if (static_cast<int>(stack_.size()) >= limits_.max_depth)
+      return stop("nested deeper than " + std::to_string(limits_.max_depth) + " levels");
+    if (!count()) return false;
+    stack_.push_back(Open{node(kind), std::nullopt, {}});
+    return true;
+  }
+  bool close() {
+    YamlNode finished = std::move(stack_.back().node);
+    stack_.pop_back();
+    return add(std::move(finished), false);
+  }
+  bool count() {
+    if (++nodes_ <= limits_.max_nodes) return true;
+    return stop("too many values (more than " + std::to_string(limits_.max_nodes) + ")");
+  }
+  bool add(YamlNode n, bool counted = true) {
+    if (counted && !count()) return false;
+    if (stack_.empty()) {
+      root_ = std::move(n);
+      return true;
+    }
+    Open& top = stack_.back();
+    if (top.node.is_sequence()) {
+      top.node.items.push_back(std::move(n));
+    } else {
+      top.node.entries.push_back(YamlEntry{std::move(*top.key), std::move(n)});
+      top.key.reset();
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  const YamlLimits& limits_;
+  std::vector<Open> stack_;
+  YamlNode root_;
+  Unreadable problem_;
+  std::size_t nodes_ = 0;
+};
+
+// nlohmann refuses a whole file for one number beyond double's range
+// ("1e309"). Such numbers are put in quotes, so that the cell alone is
+// unreadable ("'1e309' is too large"), as in YAML. Returns the text with
+// every such number quoted, or nullopt when there is none. One pass; the
+// columns of later errors on the same line move by two per quoted number.
+std::optional<std::string> quote_out_of_range_numbers(std::string_view text) {
+  std::optional<std::string> out;
+  std::size_t copied = 0;  // text[0, copied) is in *out
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '"') {  // skip a string, escapes and all
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < text.size() && std::string_view("+-0123456789.eE").find(text[i]) != std::string_view::npos) ++i;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data() + start, text.data() + i, value);
+    if (ec != std::errc::result_out_of_range || end != text.data() + i) continue;
+    if (!out) out.emplace();
+    out->append(text.substr(copied, start - copied));
+    out->append("\"").append(text.substr(start, i - start)).append("\"");
+    copied = i;
+  }
+  if (out) out->append(text.substr(copied));
+  return out;
+}
+
+YamlNode parse_json(std::string_view text, const YamlLimits& limits) {
+  const std::optional<std::string> quoted = quote_out_of_range_numbers(text);
+  if (quoted) text = *quoted;
+  JsonTreeBuilder builder(text, limits);
+  if (!Json::sax_parse(text.data(), text.data() + text.size(), &builder)) {
+    Unreadable problem = builder.problem();
+    if (problem.message.empty()) problem.message = "JSON syntax: could not read the file";
+    throw problem;
+  }
+  return builder.take();
+}
+
+bool looks_like_json(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '{';
+}
+
+// ---- Sheets ----
+
+// Where one sheet column's cell goes.
+struct CellColumn {
+  std::size_t field = 0;  // 0-based column of the sheet
+  std::string question;
+  std::string part;
+  std::size_t row = 0;  // 0-based
+  std::size_t col = 0;  // 0-based
+};
+
+bool is_question_word(std::string_view s) {
+  if (s.empty() || s.size() > 40) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-';
+  });
+}
+
+bool is_part_name(std::string_view s) {
+  for (Part p : {Part::query, Part::queries, Part::keys, Part::values, Part::scores, Part::weights,
+                 Part::output, Part::most_attended})
+    if (s == part_name(p)) return true;
+  return false;
+}
+
+// A 1-based index in a column name; values above `cap` read as cap + 1 (the
+// cell count check then refuses them). nullopt when not a positive integer.
+std::optional<std::size_t> column_index(std::string_view s, std::size_t cap) {
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec == std::errc::result_out_of_range || value > cap) return cap + 1;
+  if (value == 0) return std::nullopt;
+  return value;
+}
+
+enum class ColumnKind { other, cell, unknown };
+
+// Classifies a trimmed header name, filling `out` for a cell column.
+ColumnKind classify(std::string_view name, std::size_t cap, CellColumn& out) {
+  const std::size_t dot = name.find('.');
+  if (dot == std::string_view::npos || !is_question_word(name.substr(0, dot)))
+    return ColumnKind::other;
+  std::vector<std::string_view> pieces;
+  for (std::size_t start = dot + 1;;) {
+    const std::size_t next = name.find('.', start);
+    pieces.push_back(name.substr(start, next == std::string_view::npos ? next : next - start));
+    if (next == std::string_view::npos) break;
+    start = next + 1;
+  }
+  if (!is_part_name(pieces[0]) || pieces.size() > 3) return ColumnKind::unknown;
+  std::size_t index[2] = {1, 1};
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    const auto value = column_index(pieces[i], cap);
+    if (!value) return ColumnKind::unknown;
+    index[i - 1] = *value;
+  }
+  out.question = std::string(name.substr(0, dot));
+  out.part = std::string(pieces[0]);
+  if (pieces.size() == 3) {  // row, column
+    out.row = index[0] - 1;
+    out.col = index[1] - 1;
+  } else {  // one index is a column of the only row; none is the only cell
+    out.row = 0;
+    out.col = index[0] - 1;
+  }
+  return ColumnKind::cell;
+}
+
+}  // namespace
+
+// What the header says about every data row.
+struct SheetLayout {
+  std::size_t fields = 0;
+  std::size_t student = 0;
+  std::optional<std::size_t> seed, variant, rubric;
+  std::vector<CellColumn> cells;
+  std::size_t cells_per_row = 0;  // answer cells each row makes (the parts' rectangles)
+  // question → part → (rows, columns) of the part's rectangle.
+  std::map<std::string, std::map<std::string, std::pair<std::size_t, std::size_t>>> shapes;
+};
+
+namespace {
+
+SheetLayout read_header(const CsvRecord& header, const std::string& file, const ReadLimits& limits,
+                        SheetInfo& info) {
+  SheetLayout layout;
+  layout.fields = header.fields.size();
+  std::optional<std::size_t> student;
+  std::set<std::tuple<std::string, std::string, std::size_t, std::size_t>> seen;
+  std::size_t cells = 0;
+  for (std::size_t i = 0; i < header.fields.size(); ++i) {
+    const std::string_view name = trim(header.fields[i]);
+    const std::string key = lower(name);
+    // The first of repeated special columns wins; later ones are ignored.
+    if (key == "student" && !student) student = i;
+    else if (key == "seed" && !layout.seed) layout.seed = i;
+    else if (key == "variant" && !layout.variant) layout.variant = i;
+    else if (key == "rubric" && !layout.rubric) layout.rubric = i;
+    CellColumn cell;
+    const ColumnKind kind = classify(name, limits.max_cells, cell);
+    if (kind == ColumnKind::unknown ||
+        (kind == ColumnKind::cell && !seen.emplace(cell.question, cell.part, cell.row, cell.col).second)) {
+      info.unknown_columns.push_back(printable(name, 100));
+      continue;
+    }
+    if (kind != ColumnKind::cell) continue;
+    cell.field = i;
+    auto& [rows, cols] = layout.shapes[cell.question][cell.part];
+    const std::size_t before = rows * cols;
+    rows = std::max(rows, cell.row + 1);
+    cols = std::max(cols, cell.col + 1);
+    cells += rows * cols - before;
+    if (cells > limits.max_cells)
+      throw Error(file, header.line, 0,
+                  "the header's cell columns make more than " + std::to_string(limits.max_cells) +
+                      " answer cells per student");
+    layout.cells.push_back(std::move(cell));
+  }
+  layout.cells_per_row = cells;
+  if (!student) {
+    std::string names;
+    constexpr std::size_t shown = 20;
+    for (std::size_t i = 0; i < header.fields.size() && i < shown; ++i) {
+      const std::string_view name = trim(header.fields[i]);
+      names += (i ? ", " : "") + (name.empty() ? std::string("(blank)") : printable(name, 40));
+    }
+    if (header.fields.size() > shown)
+      names += ", ... (" + std::to_string(header.fields.size() - shown) + " more)";
+    throw Error(file, header.line, 0, "no 'student' column in the header; columns are: " + names);
+  }
+  layout.student = *student;
+  return layout;
+}
+
+Submission read_row(const CsvRecord& record, const SheetLayout& layout, const std::string& file) {
+  Submission s;
+  s.source = file + ":" + std::to_string(record.line);
+  const std::size_t n = record.fields.size();
+  if (n != layout.fields)
+    s.notes.push_back("row has " + std::to_string(n) + (n == 1 ? " field" : " fields") +
+                      " but the header has " + std::to_string(layout.fields));
+  auto field = [&](std::size_t i) { return i < n ? trim(record.fields[i]) : std::string_view(); };
+  s.student = read_name(field(layout.student), "student", s);
+  if (layout.rubric) s.rubric = read_name(field(*layout.rubric), "rubric", s);
+  if (layout.seed) read_seed(field(*layout.seed), s);
+  if (layout.variant) read_variant(field(*layout.variant), s);
+  for (const auto& [question, parts] : layout.shapes)
+    for (const auto& [part, shape] : parts)
+      s.answers[question][part].rows.assign(shape.first, std::vector<std::string>(shape.second));
+  PartAnswer* part = nullptr;  // the part of the cell before, looked up again only when it changes
+  const CellColumn* before = nullptr;
+  for (const CellColumn& cell : layout.cells) {
+    if (!before || cell.part != before->part || cell.question != before->question)
+      part = &s.answers[cell.question][cell.part];
+    part->rows[cell.row][cell.col] = field(cell.field);
+    before = &cell;
+  }
+  return s;
+}
+
+bool all_blank(const CsvRecord& record) {
+  return std::all_of(record.fields.begin(), record.fields.end(),
+                     [](const std::string& f) { return trim(f).empty(); });
+}
+
+}  // namespace
+
+Submission read_answer_file(std::string_view text, const std::string& source,
+                            const ReadLimits& limits) {
+  Submission s;
+  s.source = source;
+  try {
+    if (std::string problem = encoding_problem(text); !problem.empty())
+      throw Unreadable{0, 0, std::move(problem)};
+    if (text.size() > limits.max_file_bytes)
+      throw Unreadable{0, 0,
+                       "file is " + std::to_string(text.size()) + " bytes; the limit is " +
+                           std::to_string(limits.max_file_bytes)};
+    if (text.starts_with(utf8_bom)) text.remove_prefix(utf8_bom.size());
+    YamlLimits yaml_limits;
+    yaml_limits.max_bytes = limits.max_file_bytes;
+    const YamlNode root =
+        looks_like_json(text) ? parse_json(text, yaml_limits) : parse_yaml(text, source, yaml_limits);
+    SubmissionReader(s, limits).read(root);
+  } catch (const Unreadable& u) {
+    s.unreadable = with_place(u.line, u.column, u.message);
+  } catch (const Error& e) {
+    s.unreadable = with_place(e.line(), e.column(), e.message());
+  }
+  if (!s.unreadable.empty()) {
+    // Nothing read counts when the file as a whole cannot be read.
+    s.student.clear();
+    s.rubric.clear();
+    s.seed.reset();
+    s.variant.clear();
+    s.answers.clear();
+    s.notes.clear();
+  }
+  return s;
+}
+
+SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
+                         const std::function<void(int, const std::string&)>& on_student)
+    : text_(text), file_(std::move(file)) {
+  if (std::string problem = encoding_problem(text); !problem.empty())
+    throw Error(file_, 0, 0, std::move(problem));
+  if (text.size() > limits.max_sheet_bytes)
+    throw Error(file_, 0, 0,
+                "file is " + std::to_string(text.size()) + " bytes; the limit for a sheet is " +
+                    std::to_string(limits.max_sheet_bytes));
+  CsvRecord record;
+  SheetInfo info;
+  // First pass: the whole sheet must be well-formed CSV within the caps
+  // before any row is handed out, so a caller never acts on half a sheet.
+  CsvReader reader(text, file_);
+  if (!reader.next(record))
+    throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a 'student' column");
+  auto layout = std::make_shared<SheetLayout>(read_header(record, file_, limits, info));
+  std::size_t rows = 0;
+  for (CsvReader::Position at = reader.position(); reader.next(record); at = reader.position()) {
+    if (all_blank(record)) continue;  // spreadsheets export trailing ",,,," rows
+    rows_.push_back(at);
+    if (++rows > limits.max_sheet_rows)
+      throw Error(file_, record.line, 0,
+                  "more than " + std::to_string(limits.max_sheet_rows) +
+                      " rows of answers; split the sheet into smaller ones");
+    // rows * cells_per_row cannot overflow: rows <= max_sheet_rows and
+    // cells_per_row <= max_cells, both far below 2^32.
+    if (rows * layout->cells_per_row > limits.max_sheet_cells)
+      throw Error(file_, record.line, 0,
+                  "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
+                      std::to_string(rows) + " rows of " + std::to_string(layout->cells_per_row) +
+                      "); split the sheet into smaller ones");
+    if (on_student) {
+      Submission ignored;
+      const std::string_view field =
+          layout->student < record.fields.size() ? trim(record.fields[layout->student]) : std::string_view();
+      on_student(record.line, read_name(field, "student", ignored));
+    }
+  }
+  unknown_ = std::move(info.unknown_columns);
+  layout_ = std::move(layout);
+}
+
+Submission SheetReader::submission(std::size_t index) const {
+  CsvReader reader(text_, file_, rows_[index]);
+  thread_local CsvRecord record;  // its fields' storage is reused row after row
+  reader.next(record);  // checked when the sheet was
+  return read_row(record, *layout_, file_);
+}
+
+SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
+                     const std::function<void(Submission&&)>& each) {
+  SheetReader sheet(text, file, limits);
+  SheetInfo info;
+  info.unknown_columns = sheet.unknown_columns();
+  for (std::size_t i = 0; i < sheet.rows(); ++i) {
+    each(sheet.submission(i));
+    ++info.rows;
+  }
+  return info;
+}
+
+}  // namespace attnmark

@@ -1,0 +1,146 @@
+// answer_reader.h: reads students' answers from answer files and class sheets.
+//
+//   Submission s = read_answer_file(text, "answers/s001.yaml");
+//   if (!s.unreadable.empty()) report(s.source, s.unreadable);
+//
+//   read_sheet(csv, "class.csv", {}, [&](Submission&& s) { mark(s); });
+//
+// Everything read here is untrusted: sizes are capped, and bad content in an
+// answer file becomes Submission::unreadable or a note, never an exception.
+// Cell text is kept as written ("0.670" stays "0.670"); the grader reads it.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lesson/submission.h"
+#include "readers/csv.h"
+
+namespace attnmark {
+
+// Bounds on untrusted submissions. Each broken bound has its own message
+// (below); the README's Safety section lists them for teachers.
+struct ReadLimits {
+  std::size_t max_file_bytes = 1 << 20;        // per answer file: 1 MiB
+  std::size_t max_sheet_bytes = 16 << 20;      // per sheet: 16 MiB
+  std::size_t max_cells = 10000;               // answer cells per submission (file or row)
+  std::size_t max_sheet_rows = 10000;          // data rows per sheet
+  std::size_t max_sheet_cells = 1'000'000;     // answer cells per sheet, all rows together
+};
+
+// Reads an answer file: JSON when the text starts with '{' (after an optional
+// UTF-8 BOM and whitespace), else YAML. Never throws for bad content: a file
+// that cannot be read at all comes back with `unreadable` set to a one-line
+// reason naming line and column where known ("line 3, column 5: duplicate
+// key 'q1' (first given at line 2)"). `source` is copied into
+// Submission::source.
+//
+// The file is a map with rubric, student, seed, variant, generator and
+// answers; other top-level keys are noted and ignored. answers maps question
+// id → part name → value, where a value is one cell (a scalar or null), one
+// row (a list of scalars) or rows (a list of lists). Nulls become "". Part
+// names are not checked here; the grader reports unknown ones.
+// The student id and rubric name are trimmed; one holding control bytes (a
+// line break, ESC, NUL) is ignored with a note ("student 'a\nb' contains
+// control characters; ignored"), and so is a question or part whose name
+// holds them: such text never reaches a report, a file name or a terminal.
+// JSON numbers beyond double's range (1e309) are kept as text, so that cell
+// alone is unreadable. Every note is one line: quoted text is escaped and cut.
+//
+// Unreadable, with these exact reasons (line/column prefixes where known):
+//   "binary file (contains NUL bytes)"
+//   "UTF-16 text; save the file as UTF-8"   (a byte-order mark, or NULs in
+//                                            every other byte without one)
+//   "UTF-32 text; save the file as UTF-8"
+//   "not UTF-8 text (byte 0xE9 at line 3); save the file as UTF-8"
+//   "file is N bytes; the limit is M"
+//   "more than M answer cells"
+//   YAML: every error of parse_yaml (syntax, duplicate key, anchor, alias,
+//   tag, second document, depth); JSON: "JSON syntax: ...", "duplicate key
+//   'q1'", "nested deeper than 64 levels" (JSON errors other than syntax
+//   carry no place: nlohmann's SAX interface gives none).
+Submission read_answer_file(std::string_view text, const std::string& source,
+                            const ReadLimits& limits = {});
+
+// What read_sheet found besides the rows.
+struct SheetInfo {
+  // Header names (trimmed, in header order) that look like cells but are not:
+  // an unknown part name, indices that are not positive integers, more than
+  // two indices, or a second column for a cell already given.
+  std::vector<std::string> unknown_columns;
+  std::size_t rows = 0;  // Submissions passed to `each`
+};
+
+// Reads a class sheet (CSV, UTF-8, optional BOM, any line endings).
+//
+// The header row needs a `student` column (case-insensitive, trimmed) and may
+// have `seed`, `variant` and `rubric` columns. A cell column is named
+// question.part[.index[.index]] with 1-based indices: `q1.weights.2` is
+// rows[0][1] of a one-row part, `q2.scores.1.3` is rows[0][2] of a matrix,
+// `q3.most_attended` is rows[0][0]. A question id here is 1 to 40 letters,
+// digits, '_' or '-'. Each part is the smallest rectangle holding all its
+// columns; cells without a column are "". Other columns (name, email, ...)
+// are ignored.
+//
+// Calls `each` once per data row, in order, with a Submission whose source is
+// "<file>:<line>" and whose cells are the row's fields trimmed of ASCII
+// whitespace. A row whose fields are all blank is skipped. A row with a
+// different number of fields than the header gets a note ("row has 5 fields
+// but the header has 7"); missing fields are blank, extra ones ignored.
+//
+// Throws attnmark::Error, before calling `each` at all, for a sheet that
+// cannot be read: a binary, UTF-16 or non-UTF-8 file (messages as above),
+// "file is N bytes; the limit for a sheet is M" (max_sheet_bytes), malformed
+// CSV (csv.h), no header ("the sheet is empty; expected a header row with a
+// 'student' column"), no student column ("no 'student' column in the header;
+// columns are: a, b, c"), "the header's cell columns make more than M answer
+// cells per student" (max_cells), "more than M rows of answers; split the
+// sheet into smaller ones" (max_sheet_rows, counting rows that are not all
+// blank), or "more than M answer cells (R rows of C); split the sheet into
+// smaller ones" (max_sheet_cells). Exceptions thrown by `each` pass through.
+// Notes and unknown column names are one printable line (control bytes
+// escaped), whatever the sheet holds.
+SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,
+                     const std::function<void(Submission&&)>& each);
+
+struct SheetLayout;
+
+// A class sheet read in two steps, so that rows can become submissions on
+// several threads (read_sheet is this, in one thread):
+//
+//   SheetReader sheet(text, "class.csv", limits);   // checks the whole sheet
+//   for (std::size_t i = 0; i < sheet.rows(); ++i) use(sheet.submission(i));
+//
+// The check remembers where each row starts (16 bytes a row), so any row can
+// be read again on its own, on any thread.
+// REQUIRES: text outlives the reader.
+class SheetReader {
+ public:
+  // Checks the whole sheet and reads its header; throws Error as read_sheet
+  // does. `on_student`, when given, is called for every row that is not blank,
+  // in order (as submission() numbers them), with its line and student id.
+  SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
+              const std::function<void(int line, const std::string& student)>& on_student = {});
+
+  // Header names that look like cells but are not (as SheetInfo).
+  const std::vector<std::string>& unknown_columns() const { return unknown_; }
+  // How many rows are not blank (the header not counted).
+  std::size_t rows() const { return rows_.size(); }
+  // Row `index` (0-based, of the rows that are not blank, in sheet order) as
+  // a submission. Thread-safe.
+  // REQUIRES: index < rows().
+  Submission submission(std::size_t index) const;
+
+ private:
+  std::string_view text_;
+  std::string file_;
+  std::vector<CsvReader::Position> rows_;  // where each row that is not blank starts
+  std::shared_ptr<const SheetLayout> layout_;
+  std::vector<std::string> unknown_;
+};
+
+}  // namespace attnmark

@@ -1,0 +1,56 @@
+#include "writers/csv_writer.h"
+
+namespace attnmark {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// An ASCII sign, digits with at most one '.', an optional exponent: text a
+// spreadsheet shows as a number, never runs as a formula.
+bool is_plain_number(std::string_view t) {
+  std::size_t i = 0;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  std::size_t digits = 0;
+  for (; i < t.size() && is_digit(t[i]); ++i) ++digits;
+  if (i < t.size() && t[i] == '.')
+    for (++i; i < t.size() && is_digit(t[i]); ++i) ++digits;
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (i >= t.size() || !is_digit(t[i])) return false;
+    while (i < t.size() && is_digit(t[i])) ++i;
+  }
+  return i == t.size();
+}
+
+}  // namespace
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::string csv_text_field(std::string_view text) {
+  constexpr std::string_view formula_starts = "=+-@\t\r";
+  // Full-width = + - @ (U+FF1D, U+FF0B, U+FF0D, U+FF20): some spreadsheets
+  // fold them to ASCII when a cell is typed or imported.
+  constexpr std::string_view wide_starts[] = {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D",
+                                              "\xEF\xBC\xA0"};
+  bool runs_as_formula = !text.empty() &&
+                         formula_starts.find(text.front()) != std::string_view::npos &&
+                         !is_plain_number(text);
+  for (std::string_view wide : wide_starts) runs_as_formula = runs_as_formula || text.starts_with(wide);
+  if (!runs_as_formula) return csv_field(text);
+  std::string quoted = "'";  // (appended, not "'" + text: GCC 12 -O3 warns wrongly on that)
+  quoted += text;
+  return csv_field(quoted);
+}
+
+}  // namespace attnmark

@@ -1,0 +1,177 @@
+#include "writers/html_writer.h"
+
+#include <fmt/format.h>
+
+#include "lesson/numbers.h"
+#include "lesson/variant.h"
+#include "writers/html_page.h"
+
+namespace attnmark {
+namespace {
+
+std::string inline_html(const Inline& text) {
+  std::string out;
+  for (const Span& s : text) {
+    switch (s.style) {
+      case Span::Style::plain: out += html_escape(s.text); break;
+      case Span::Style::strong: out += "<strong>" + html_escape(s.text) + "</strong>"; break;
+      case Span::Style::code: out += "<code>" + html_escape(s.text) + "</code>"; break;
+      case Span::Style::blank: out += "<span class=\"blank\" aria-label=\"write your answer here\"></span>"; break;
+    }
+  }
+  return out;
+}
+
+std::string table_html(const SheetTable& t) {
+  std::string out = "<table>\n<colgroup><col class=\"lab\">";
+  for (std::size_t i = 1; i < t.header.size(); ++i) out += "<col>";
+  out += "</colgroup>\n<thead><tr>";
+  for (const std::string& h : t.header) out += "<th scope=\"col\">" + html_escape(h) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const SheetCell& c = row[i];
+      if (i == 0 && c.kind == SheetCell::Kind::given) {
+        out += "<th scope=\"row\">" + inline_html(c.text) + "</th>";
+        continue;
+      }
+      switch (c.kind) {
+        case SheetCell::Kind::given: out += "<td>" + inline_html(c.text) + "</td>"; break;
+        case SheetCell::Kind::write_in: out += "<td class=\"write\"></td>"; break;
+        case SheetCell::Kind::answer: out += "<td class=\"answer\">" + inline_html(c.text) + "</td>"; break;
+        case SheetCell::Kind::none: out += "<td class=\"none\"></td>"; break;
+      }
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody>\n</table>\n";
+}
+
+std::string blocks_html(const std::vector<SheetBlock>& blocks) {
+  std::string out;
+  for (const SheetBlock& b : blocks) out += b.is_table ? table_html(b.table) : "<p>" + inline_html(b.text) + "</p>\n";
+  return out;
+}
+
+std::string marks_of(double marks) { return fmt::format("{} mark{}", format_exact(marks), marks == 1 ? "" : "s"); }
+
+// The running footer's text: enough to put a loose page back with its student.
+std::string footer_text(const SheetDocument& doc) {
+  return fmt::format("{} · {} · {} · variant {} · seed {} · {}", doc.title,
+                     doc.sheet == Sheet::key ? "answer key" : "worksheet",
+                     doc.student.empty() ? "no student id" : "student " + doc.student, doc.variant, doc.seed,
+                     generator_version);
+}
+
+}  // namespace
+
+std::string sheet_css() {
+  return R"(.sheet+.sheet{break-before:page}
+.sheet-head{border-bottom:calc(var(--line) * 2) solid var(--rule);padding-bottom:.5em;margin-bottom:.6em}
+.kind{margin:0;font-size:.85em;font-weight:bold;letter-spacing:.06em;text-transform:uppercase;color:var(--muted)}
+.who{display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.5em 0 .3em}
+.who div{display:flex;align-items:flex-end;gap:.4em;flex:1 1 12em}
+.who div.name{flex:3 1 18em}
+.who .label{font-weight:bold;color:var(--heading);white-space:nowrap}
+.who .line{flex:1;display:flex;align-items:flex-end;min-height:1.9em;border-bottom:var(--line) solid var(--text);padding:0 .3em;overflow-wrap:anywhere;min-width:0}
+.who .line.score{justify-content:flex-end}
+.meta{margin:.2em 0 0;font-size:.9em}
+.intro{margin:.5em 0}
+.question{margin-top:1em}
+.question h2{display:flex;flex-wrap:wrap;align-items:baseline;gap:.1em .6em;border-bottom:var(--line) solid var(--rule);padding-bottom:.15em}
+.question h2 .marks,.part h3 .marks{margin-left:auto;font-size:.8em;font-weight:normal;color:var(--muted)}
+.part h3{display:flex;flex-wrap:wrap;align-items:baseline;gap:.1em .6em}
+.givens,.part{break-inside:avoid}
+col.lab{width:6.5em}
+td.write{background:var(--write-in);height:max(11mm,2.4em)}
+td.answer{color:var(--answer)}
+code{font-family:"DejaVu Sans Mono","Liberation Mono",monospace;font-size:.92em}
+.blank{display:inline-block;min-width:45mm;border-bottom:var(--line) solid var(--text);height:1.3em;vertical-align:bottom}
+.working{break-inside:avoid;border:var(--line) dashed var(--rule);border-radius:4px;min-height:40mm;margin:.6em 0 .2em;padding:.3em .6em;background:var(--write-in)}
+.working span{color:var(--muted);font-size:.85em}
+.sheet-foot{margin-top:1.2em;padding-top:.4em;border-top:var(--line) solid var(--rule);font-size:.85em}
+)";
+}
+
+std::string sheet_page_css(const SheetDocument& doc, std::size_t position, const HtmlStyle& style) {
+  // A named page per sheet, so each printed page's footer names its own
+  // student even in a class pack (and a change of name forces a new page).
+  return fmt::format(
+      ".sheet:nth-of-type({0}){{page:sheet-{0}}}\n"
+      "@page sheet-{0}{{@bottom-left{{content:{1};font-family:\"DejaVu Sans\",Arial,sans-serif;font-size:8pt;"
+      "color:{2}}}}}\n",
+      position, css_string(footer_text(doc)), palette(style.theme).muted.hex());
+}
+
+std::string sheet_article(const SheetDocument& doc, std::string_view name) {
+  const bool key = doc.sheet == Sheet::key;
+  std::string out = fmt::format("<article class=\"sheet {}\">\n<header class=\"sheet-head\">\n", key ? "key" : "worksheet");
+  out += fmt::format("<p class=\"kind\">{}</p>\n<h1>{}</h1>\n", key ? "Answer key · for the teacher" : "Worksheet",
+                     html_escape(doc.title));
+  out += "<div class=\"who\">\n";
+  out += fmt::format("<div class=\"name\"><span class=\"label\">Name</span><span class=\"line\">{}</span></div>\n",
+                     html_escape(name));
+  out += fmt::format("<div><span class=\"label\">Student ID</span><span class=\"line\">{}</span></div>\n",
+                     html_escape(doc.student));
+  out += key ? fmt::format("<div><span class=\"label\">Marks</span><span class=\"line\">{}</span></div>\n",
+                           format_exact(doc.max_score))
+             : fmt::format("<div><span class=\"label\">Score</span><span class=\"line score\">/ {}</span></div>\n",
+                           format_exact(doc.max_score));
+  out += "</div>\n";
+  out += fmt::format("<p class=\"meta muted\">Variant {} · Seed {} · Rubric {} · {}</p>\n", html_escape(doc.variant),
+                     doc.seed, html_escape(doc.rubric), generator_version);
+  out += "</header>\n";
+  out += key ? "<p class=\"intro\">Every worked step, rounded as the student is asked to round. Answers within "
+               "rounding of these, or right for the student's own earlier answers, earn the marks.</p>\n"
+             : "<p class=\"intro\">Fill in the empty boxes. Give each answer to the decimal places asked, and use "
+               "the Working box for anything else you write down.</p>\n";
+  for (const QuestionSection& q : doc.questions) {
+    out += "<section class=\"question\">\n";
+    out += fmt::format("<h2><span>Question {}: {}</span><span class=\"marks\">{} · {}</span></h2>\n",
+                       q.number, html_escape(q.title), html_escape(q.id), marks_of(q.marks));
+    out += "<div class=\"givens\">\n";
+    if (!q.prompt.empty()) out += "<p class=\"prompt\">" + html_escape(q.prompt) + "</p>\n";
+    out += blocks_html(q.givens) + "</div>\n";
+    for (const PartSection& p : q.parts) {
+      out += "<section class=\"part\">\n";
+      out += fmt::format("<h3><span>{}</span><span class=\"marks\">{}{}</span></h3>\n", html_escape(p.title),
+                         html_escape(p.marks), p.precision.empty() ? "" : " · give " + html_escape(p.precision));
+      out += blocks_html(p.blocks) + "</section>\n";
+    }
+    if (!key) out += "<div class=\"working\"><span>Working</span></div>\n";
+    out += "</section>\n";
+  }
+  out += "<footer class=\"sheet-foot muted screen-only\">" + html_escape(footer_text(doc)) + "</footer>\n";
+  return out + "</article>\n";
+}
+
+std::string sheet_html(const SheetDocument& doc, std::string_view name, const HtmlStyle& style) {
+  const std::string title = fmt::format("{}: {}{}", doc.title, doc.sheet == Sheet::key ? "answer key" : "worksheet",
+                                        doc.student.empty() ? "" : " · " + doc.student);
+  return html_page(title, style, sheet_css() + sheet_page_css(doc, 1, style), sheet_article(doc, name));
+}
+
+ClassPageSheet class_page_sheet(const SheetDocument& doc, std::string_view name, std::size_t position,
+                                const HtmlStyle& style) {
+  ClassPageSheet out{sheet_page_css(doc, position, style), sheet_article(doc, name)};
+  out.css.shrink_to_fit();  // kept until the whole class is done: no slack
+  out.article.shrink_to_fit();
+  return out;
+}
+
+std::string class_html(std::vector<ClassPageSheet> sheets, std::string_view title, const HtmlStyle& style) {
+  std::string css = sheet_css(), body;
+  std::size_t css_size = css.size(), body_size = 0;
+  for (const ClassPageSheet& s : sheets) css_size += s.css.size(), body_size += s.article.size();
+  css.reserve(css_size);
+  body.reserve(body_size);
+  for (ClassPageSheet& s : sheets) {
+    css += s.css;
+    body += s.article;
+    s = ClassPageSheet{};  // (a class of 10,000 is tens of MB)
+  }
+  return html_page(title, style, css, body);
+}
+
+}  // namespace attnmark

@@ -1,0 +1,60 @@
+// html_writer.h: worksheets, keys and class packs as printable HTML.
+//
+//   SheetDocument doc = sheet_document(rubric, variant, Sheet::worksheet);
+//   std::string one  = sheet_html(doc, "Ada Lovelace", style);          // one student
+//   std::string pack = class_html({class_page_sheet(doc, "Ada", 1, style)}, "Class pack", style);
+//
+// Pages are self-contained (inline CSS, no script, nothing fetched) and
+// print on A4 or US Letter: tables take the printable width and wrap, cells
+// to write in are big enough for handwriting, parts never split across a
+// page, and every printed page carries a footer with the student, variant
+// and seed. In a class pack each student starts on a new page.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "writers/sheet_document.h"
+#include "writers/theme.h"
+
+namespace attnmark {
+
+// One student's sheet and the name the roster gives them (may be empty:
+// the worksheet then leaves a line to write it on).
+struct NamedSheet {
+  SheetDocument doc;
+  std::string name;
+};
+
+// One student's worksheet or key as a complete HTML page.
+std::string sheet_html(const SheetDocument& doc, std::string_view name, const HtmlStyle& style);
+
+// One sheet's share of a class page: its page CSS (for its position) and
+// its article. Rendered on any thread, so a class of 10,000 is not held as
+// documents until the page is put together.
+struct ClassPageSheet {
+  std::string css, article;
+};
+// The sheet at 1-based `position` of a class page.
+ClassPageSheet class_page_sheet(const SheetDocument& doc, std::string_view name, std::size_t position,
+                                const HtmlStyle& style);
+
+// Many students' sheets in one page, each starting on a new printed page,
+// in the order given (a class pack of worksheets, or the class key). Takes
+// the sheets, letting each go once it is in the page.
+std::string class_html(std::vector<ClassPageSheet> sheets, std::string_view title, const HtmlStyle& style);
+
+// The <article> of one sheet, without page or style: the same bytes in a
+// single sheet and in a class pack, so a pack can be built from sheets
+// rendered in parallel.
+std::string sheet_article(const SheetDocument& doc, std::string_view name);
+
+// The page CSS of the `position`-th (1-based) sheet in a page: its running
+// footer, which names the sheet's student, variant and seed.
+std::string sheet_page_css(const SheetDocument& doc, std::size_t position, const HtmlStyle& style);
+
+// The CSS of every sheet page (after base_css()).
+std::string sheet_css();
+
+}  // namespace attnmark

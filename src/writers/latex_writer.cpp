@@ -1,0 +1,239 @@
+#include "writers/latex_writer.h"
+
+#include <fmt/format.h>
+
+#include "lesson/numbers.h"
+#include "lesson/variant.h"
+
+namespace attnmark {
+namespace {
+
+// Code points above U+00A0 that pdflatex sets with its default fonts and
+// UTF-8 input (Latin-1 and Latin Extended-A, less those OT1 lacks).
+bool settable(std::uint32_t cp) {
+  if (cp < 0xa1 || cp > 0x17e) return false;
+  switch (cp) {
+    case 0xab: case 0xbb: case 0xd0: case 0xde: case 0xf0: case 0xfe: case 0x104: case 0x105: case 0x110:
+    case 0x111: case 0x118: case 0x119: case 0x126: case 0x127: case 0x12e: case 0x12f: case 0x138: case 0x13f:
+    case 0x140: case 0x149: case 0x14a: case 0x14b: case 0x166: case 0x167: case 0x172: case 0x173: case 0xad:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// The lesson's symbols and common punctuation, as LaTeX commands.
+const char* symbol(std::uint32_t cp) {
+  switch (cp) {
+    case 0xa0: return "~";
+    case 0xd7: return "\\ensuremath{\\times}";
+    case 0xf7: return "\\ensuremath{\\div}";
+    case 0xb7: return "\\ensuremath{\\cdot}";
+    case 0x221a: return "\\ensuremath{\\surd}";
+    case 0x1d40: return "\\ensuremath{^{\\mathsf{T}}}";
+    case 0x2248: return "\\ensuremath{\\approx}";
+    case 0x2212: return "\\ensuremath{-}";
+    case 0x221e: return "\\ensuremath{\\infty}";
+    case 0x2192: return "\\ensuremath{\\to}";
+    case 0x2013: return "--";
+    case 0x2014: return "---";
+    case 0x2018: return "`";
+    case 0x2019: return "'";
+    case 0x201c: return "``";
+    case 0x201d: return "''";
+    case 0x2026: return "\\ldots{}";
+    default: return nullptr;
+  }
+}
+
+// Decodes one UTF-8 sequence at text[i]; returns its length (0 when invalid).
+std::size_t decode(std::string_view text, std::size_t i, std::uint32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = b(i);
+  std::size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (b(i + k) & 0x3f);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+// Like latex_escape, with a break allowed after every character, for ids
+// and names that may have no spaces but must fit a narrow box.
+std::string breakable(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t cp = 0;
+    const std::size_t n = std::max<std::size_t>(1, decode(text, i, cp));
+    out += latex_escape(text.substr(i, n)) + "\\allowbreak{}";
+    i += n;
+  }
+  return out;
+}
+
+std::string inline_tex(const Inline& text) {
+  std::string out;
+  for (const Span& s : text) {
+    switch (s.style) {
+      case Span::Style::plain: out += latex_escape(s.text); break;
+      case Span::Style::strong: out += "\\textbf{" + latex_escape(s.text) + "}"; break;
+      case Span::Style::code: out += "\\texttt{" + latex_escape(s.text) + "}"; break;
+      case Span::Style::blank: out += "\\underline{\\hspace{45mm}}"; break;
+    }
+  }
+  return out;
+}
+
+std::string table_tex(const SheetTable& t) {
+  std::string out = "\\begin{tabularx}{\\linewidth}{|l|";
+  for (std::size_t i = 1; i < t.header.size(); ++i) out += "Y|";
+  out += "}\\hline\n";
+  for (std::size_t i = 0; i < t.header.size(); ++i) out += (i ? " & \\textbf{" : "\\textbf{") + latex_escape(t.header[i]) + "}";
+  out += " \\\\\\hline\n";
+  for (const auto& row : t.rows) {
+    bool write = false;
+    for (const SheetCell& c : row) write = write || c.kind == SheetCell::Kind::write_in;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i) out += " & ";
+      if (i == 0 && write) out += "\\writein{}";  // room for handwriting in the whole row
+      const SheetCell& c = row[i];
+      if (c.kind == SheetCell::Kind::given || c.kind == SheetCell::Kind::answer) out += inline_tex(c.text);
+    }
+    out += " \\\\\\hline\n";
+  }
+  return out + "\\end{tabularx}\n\n";
+}
+
+std::string blocks_tex(const std::vector<SheetBlock>& blocks) {
+  std::string out;
+  for (const SheetBlock& b : blocks) out += b.is_table ? table_tex(b.table) : inline_tex(b.text) + "\n\n";
+  return out;
+}
+
+std::string sheet_tex(const SheetDocument& doc, std::string_view name) {
+  const bool key = doc.sheet == Sheet::key;
+  std::string out = "\\clearpage\\setcounter{page}{1}\n";
+  out += fmt::format("\\renewcommand{{\\sheetfooter}}{{{} \\ensuremath{{\\cdot}} {} \\ensuremath{{\\cdot}} {} "
+                     "\\ensuremath{{\\cdot}} variant {} \\ensuremath{{\\cdot}} seed {}}}\n",
+                     latex_escape(doc.title), key ? "answer key" : "worksheet",
+                     doc.student.empty() ? std::string("no student id") : "student " + breakable(doc.student),
+                     doc.variant, doc.seed);
+  out += fmt::format("{{\\small\\bfseries {}}}\\par\n{{\\titlesize\\bfseries {}\\par}}\\medskip\n",
+                     key ? "ANSWER KEY \\ensuremath{\\cdot} FOR THE TEACHER" : "WORKSHEET", latex_escape(doc.title));
+  out += "\\noindent\\begin{tabularx}{\\linewidth}{@{}>{\\bfseries}l>{\\hsize=1.4\\hsize}X>{\\bfseries}l>{\\hsize=.6\\hsize}X>{\\bfseries}lp{18mm}@{}}\n";
+  out += fmt::format("Name & {} & Student ID & {} & Score & \\hfill / {} \\\\\\cline{{2-2}}\\cline{{4-4}}\\cline{{6-6}}\n",
+                     breakable(name), breakable(doc.student), format_exact(doc.max_score));
+  out += "\\end{tabularx}\n\n";
+  out += fmt::format("{{\\small Variant {} \\ensuremath{{\\cdot}} Seed {} \\ensuremath{{\\cdot}} Rubric {} \\ensuremath{{\\cdot}} {}}}\n\n",
+                     doc.variant, doc.seed, latex_escape(doc.rubric), generator_version);
+  out += key ? "Every worked step, rounded as the student is asked to round.\n\n"
+             : "Fill in the empty boxes. Give each answer to the decimal places asked, and use the Working box for "
+               "anything else you write down.\n\n";
+  for (const QuestionSection& q : doc.questions) {
+    // The heading stays with what is given, so it is never left at the foot of a page.
+    out += "\\begin{keep}\n";
+    out += fmt::format("\\questionhead{{Question {}: {}}}{{{} \\ensuremath{{\\cdot}} {} mark{}}}\n", q.number,
+                       latex_escape(q.title), latex_escape(q.id), format_exact(q.marks), q.marks == 1 ? "" : "s");
+    if (!q.prompt.empty()) out += latex_escape(q.prompt) + "\n\n";
+    out += blocks_tex(q.givens) + "\\end{keep}\n";
+    for (const PartSection& p : q.parts) {
+      out += "\\begin{keep}\n";
+      out += fmt::format("\\parthead{{{}}}{{{}{}}}\n", latex_escape(p.title), latex_escape(p.marks),
+                         p.precision.empty() ? "" : " \\ensuremath{\\cdot} give " + latex_escape(p.precision));
+      out += blocks_tex(p.blocks) + "\\end{keep}\n";
+    }
+    if (!key) out += "\\working\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string latex_escape(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t cp = 0;
+    const std::size_t n = decode(text, i, cp);
+    if (n == 0) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    i += n;
+    if (const char* s = symbol(cp)) {
+      out += s;
+      continue;
+    }
+    if (n > 1) {
+      if (settable(cp)) out.append(text.substr(i - n, n));
+      else out += '?';
+      continue;
+    }
+    const char c = static_cast<char>(cp);
+    switch (c) {
+      case '\\': out += "\\textbackslash{}"; break;
+      case '{': out += "\\{"; break;
+      case '}': out += "\\}"; break;
+      case '$': out += "\\$"; break;
+      case '&': out += "\\&"; break;
+      case '#': out += "\\#"; break;
+      case '_': out += "\\_"; break;
+      case '%': out += "\\%"; break;
+      case '^': out += "\\textasciicircum{}"; break;
+      case '~': out += "\\textasciitilde{}"; break;
+      case '<': out += "\\textless{}"; break;
+      case '>': out += "\\textgreater{}"; break;
+      case '|': out += "\\textbar{}"; break;
+      case '"': out += "''"; break;
+      // Each alone, so no -- -- `` ?` ligature forms from a student's text.
+      case '-': out += "-{}"; break;
+      case '`': out += "{`}"; break;
+      case '\'': out += "{'}"; break;
+      case '\t': case '\n': case '\r': out += ' '; break;
+      default:
+        if (cp < 0x20 || cp == 0x7f) out += '?';
+        else out += c;
+    }
+  }
+  return out;
+}
+
+std::string sheet_latex(const std::vector<NamedSheet>& sheets, TextSize size) {
+  const char* body = size == TextSize::normal ? "\\normalsize" : size == TextSize::large ? "\\large" : "\\Large";
+  const char* head = size == TextSize::normal ? "\\large" : size == TextSize::large ? "\\Large" : "\\LARGE";
+  const char* title = size == TextSize::normal ? "\\LARGE" : size == TextSize::large ? "\\huge" : "\\Huge";
+  std::string out = fmt::format("% Written by attnmark ({}). Compile with: pdflatex FILE.tex\n", generator_version);
+  out += fmt::format("\\documentclass[{}]{{article}}\n", size == TextSize::normal ? "11pt" : "12pt");
+  out += R"(\usepackage[utf8]{inputenc}
+% The 170 x 235 mm text block fits A4 and US Letter alike: for Letter paper,
+% change a4paper to letterpaper and nothing else.
+\usepackage[a4paper,textwidth=170mm,textheight=235mm,footskip=10mm]{geometry}
+\usepackage{array,tabularx}
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{4pt}
+\renewcommand{\arraystretch}{1.4}
+\newcolumntype{Y}{>{\raggedright\arraybackslash}X}
+\newcommand{\writein}{\rule{0pt}{10mm}}
+\newcommand{\sheetfooter}{}
+\makeatletter
+\def\ps@sheet{\def\@oddhead{}\let\@evenhead\@oddhead
+  \def\@oddfoot{\parbox[t]{\dimexpr\textwidth-16mm}{\raggedright\footnotesize\sheetfooter}\hfill\footnotesize page \thepage}%
+  \let\@evenfoot\@oddfoot}
+\makeatother
+\pagestyle{sheet}
+% A part (its heading and table) never splits across pages.
+\newenvironment{keep}{\par\noindent\begin{minipage}{\linewidth}\setlength{\parskip}{4pt}}{\end{minipage}\par\medskip}
+\newcommand{\working}{\par\noindent\fbox{\parbox[t][38mm][t]{\dimexpr\linewidth-2\fboxsep-2\fboxrule}{\footnotesize Working}}\par}
+)";
+  out += fmt::format("\\newcommand{{\\titlesize}}{{{}}}\n", title);
+  out += fmt::format("\\newcommand{{\\questionhead}}[2]{{\\par\\bigskip{{{}\\bfseries #1}}\\hfill{{\\small #2}}\\par\\nopagebreak\\hrule\\nopagebreak\\smallskip}}\n", head);
+  out += "\\newcommand{\\parthead}[2]{{\\bfseries #1}\\hfill{\\small #2}\\par}\n";
+  out += fmt::format("\\begin{{document}}\n{}\n", body);
+  for (const NamedSheet& s : sheets) out += sheet_tex(s.doc, s.name);
+  return out + "\\end{document}\n";
+}
+
+}  // namespace attnmark
