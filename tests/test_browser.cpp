@@ -22,7 +22,8 @@
 #include "readers/rubric_loader.h"
 #include "lesson/variant.h"
 #include "base/files.h"
-#include "writers/report_html.h"
+#include "marking/summary.h"
+#include "writers/feedback.h"
 
 using namespace attnmark;
 namespace fs = std::filesystem;
@@ -343,14 +344,14 @@ std::vector<GradedSubmission> marked_class(const Rubric& rubric) {
     g.source = s.source;
     g.student = k == 6 ? "<script>alert(1)</script>" : id;
     g.variant = v.id_text();
-    g.status = "graded";
+    g.status = SubmissionStatus::graded;
     g.marked = grade(v, s);
     g.file_stem = id;
     rows.push_back(g);
   }
   GradedSubmission broken;
   broken.source = "answers/broken.yaml";
-  broken.status = "unreadable";
+  broken.status = SubmissionStatus::unreadable;
   broken.reason = "answers/broken.yaml:2:3: expected a mapping";
   broken.file_stem = "broken.yaml";
   rows.push_back(broken);

@@ -9,7 +9,9 @@
 
 #include "readers/rubric_loader.h"
 #include "lesson/variant.h"
-#include "writers/worksheet.h"
+#include "writers/answer_template.h"
+#include "writers/key_json.h"
+#include "writers/markdown_writer.h"
 #include "base/files.h"
 
 using namespace attnmark;

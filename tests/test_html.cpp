@@ -19,12 +19,16 @@
 #include "lesson/grader.h"
 #include "readers/rubric_loader.h"
 #include "lesson/variant.h"
-#include "writers/worksheet.h"
+#include "writers/answer_template.h"
+#include "writers/key_json.h"
+#include "writers/markdown_writer.h"
+#include "base/file_names.h"
 #include "base/files.h"
 #include "writers/html_page.h"
 #include "writers/html_writer.h"
 #include "writers/latex_writer.h"
-#include "writers/report_html.h"
+#include "marking/summary.h"
+#include "writers/feedback.h"
 #include "readers/roster.h"
 #include "writers/sheet_document.h"
 #include "writers/theme.h"
@@ -298,9 +302,10 @@ TEST_CASE("roster errors name the file and line") {
 
 TEST_CASE("student ids become safe, unique file names inside the folder") {
   const auto stems = [](std::vector<std::string> ids) {
-    std::vector<RosterEntry> entries;
-    for (const std::string& id : ids) entries.push_back({id, "", 0});
-    return file_stems(entries, {"class-pack", "class-key"});
+    FileStems names({"class-pack", "class-key"});
+    std::vector<std::string> out;
+    for (const std::string& id : ids) out.push_back(names.take(id));
+    return out;
   };
   CHECK(stems({"../../etc/x"}) == std::vector<std::string>{"_._.._etc_x"});
   CHECK(stems({".hidden", "a b/c\\d", "Zoë"}) == std::vector<std::string>{"_hidden", "a_b_c_d", "Zo__"});
@@ -465,7 +470,7 @@ std::vector<GradedSubmission> lesson_class(const Rubric& rubric) {
     g.source = s.source;
     g.student = student;
     g.variant = v.id_text();
-    g.status = "graded";
+    g.status = SubmissionStatus::graded;
     g.marked = grade(v, s);
     g.file_stem = stem;
     rows.push_back(g);
@@ -476,7 +481,7 @@ std::vector<GradedSubmission> lesson_class(const Rubric& rubric) {
       {{"q1", {{"scores", {{{"2", "0", "1"}}}}, {"weights", {{{"1.000", "0.000", "0.000"}}}}, {"output", {{{"<b>10</b>", "0"}}}}}}});
   GradedSubmission broken;
   broken.source = "answers/broken.yaml";
-  broken.status = "unreadable";
+  broken.status = SubmissionStatus::unreadable;
   broken.reason = "answers/broken.yaml:3:1: could not read <this>";
   broken.file_stem = "broken.yaml";
   rows.push_back(broken);

@@ -10,7 +10,9 @@
 #include "lesson/numbers.h"
 #include "readers/rubric_loader.h"
 #include "lesson/variant.h"
-#include "writers/worksheet.h"
+#include "writers/answer_template.h"
+#include "writers/key_json.h"
+#include "writers/markdown_writer.h"
 
 using namespace attnmark;
 

@@ -1,10 +1,12 @@
-// safe_text.h: untrusted bytes made safe to show, and the encoding check that
-// every reader of untrusted files runs before any parser sees the bytes.
+// text.h: the one home of attnmark's text helpers: trimming and case,
+// UTF-8 decoding, untrusted bytes made safe to show, and the encoding check
+// that every reader of untrusted files runs before any parser sees the bytes.
 //
+//   trim("  s001\r\n") == "s001";   lower("Student ID") == "student id"
 //   if (std::string why = encoding_problem(bytes); !why.empty()) refuse(why);
 //   note("unknown key " + quoted_printable(key));  // "unknown key 'a\nb'" on one line
 //
-// Header-only: small, and shared by the YAML, answer and sheet readers.
+// Header-only: small, and used by every layer.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +16,51 @@
 #include <string_view>
 
 namespace attnmark {
+
+// ASCII white space as files and sheets hold it: space, tab, CR and LF.
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// `text` without white space (is_space) at either end.
+//   trim(" a b \n") == "a b"
+inline std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// True when `text` is empty or only white space (is_space).
+inline bool is_blank(std::string_view text) { return trim(text).empty(); }
+
+// `text` with ASCII capitals made small; other bytes (UTF-8 included) as they are.
+//   lower("SIS User ID") == "sis user id"
+inline std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// Decodes the UTF-8 character that starts at text[i] into `code_point` and
+// returns its length in bytes, or 0 when the bytes there are not one
+// well-formed character (overlong, a surrogate, above U+10FFFF, a stray
+// continuation byte, or cut short). REQUIRES: i < text.size().
+//   decode_utf8("\xC3\xA9", 0, cp) == 2 && cp == 0xE9
+inline std::size_t decode_utf8(std::string_view text, std::size_t i, std::uint32_t& code_point) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = byte(i);
+  const std::size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0 || text.size() - i < n) return 0;
+  std::uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = cp << 6 | (byte(i + k) & 0x3F);
+  }
+  if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  code_point = cp;
+  return n;
+}
 
 // Text safe to show on one line of a terminal or report: line breaks, tabs
 // and other control bytes (C0 and DEL) escaped as \n, \r, \t, \xHH; cut to
@@ -67,27 +114,10 @@ inline std::size_t first_invalid_utf8(std::string_view t) {
       i += 8;
       continue;
     }
-    const unsigned char c = static_cast<unsigned char>(t[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t more = 0;                   // continuation bytes
-    unsigned char low = 0x80, high = 0xBF;  // range of the first continuation byte
-    if (c >= 0xC2 && c <= 0xDF) more = 1;
-    else if (c == 0xE0) more = 2, low = 0xA0;
-    else if (c == 0xED) more = 2, high = 0x9F;
-    else if (c >= 0xE1 && c <= 0xEF) more = 2;
-    else if (c == 0xF0) more = 3, low = 0x90;
-    else if (c == 0xF4) more = 3, high = 0x8F;
-    else if (c >= 0xF1 && c <= 0xF3) more = 3;
-    else return i;
-    if (t.size() - i <= more) return i;
-    for (std::size_t k = 1; k <= more; ++k) {
-      const unsigned char d = static_cast<unsigned char>(t[i + k]);
-      if (d < (k == 1 ? low : 0x80) || d > (k == 1 ? high : 0xBF)) return i;
-    }
-    i += more + 1;
+    std::uint32_t code_point;
+    const std::size_t n = decode_utf8(t, i, code_point);
+    if (n == 0) return i;
+    i += n;
   }
   return std::string_view::npos;
 }

@@ -9,8 +9,11 @@
 #include "base/error.h"
 #include "readers/rubric_loader.h"
 #include "lesson/variant.h"
-#include "writers/worksheet.h"
+#include "writers/answer_template.h"
+#include "writers/key_json.h"
+#include "writers/markdown_writer.h"
 #include "cli/commands.h"
+#include "base/file_names.h"
 #include "base/files.h"
 #include "writers/html_writer.h"
 #include "base/threads.h"
@@ -148,7 +151,9 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   };
 
   // The class files' names are kept from students, so no id can replace them.
-  const std::vector<std::string> stems = file_stems(students, {"class-pack", "class-key"});
+  std::vector<std::string> stems;
+  FileStems names({"class-pack", "class-key"});
+  for (const RosterEntry& s : students) stems.push_back(names.take(s.student));
   const bool packs = !job.answers;
   const std::string ext = job.format == "md" ? ".md" : job.format == "json" ? ".json" : job.format == "tex" ? ".tex" : ".html";
   for_each_student(students.size(), jobs, [&](std::size_t i) {
@@ -167,7 +172,7 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
     }
   });
 
-  const std::string title = rubric.title.empty() ? rubric.name : rubric.title;
+  const std::string title = display_title(rubric);
   std::vector<std::string> made;
   if (packs) {
     std::vector<ClassPageSheet> worksheets, keys;

@@ -1,6 +1,5 @@
 #include <filesystem>
 #include <fmt/format.h>
-#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -9,8 +8,9 @@
 #include "readers/rubric_loader.h"
 #include "cli/commands.h"
 #include "base/files.h"
-#include "marking/marking.h"
-#include "writers/reports.h"
+#include "marking/judge.h"
+#include "marking/mark_class.h"
+#include "writers/feedback.h"
 #include "writers/theme.h"
 
 namespace attnmark {
@@ -30,12 +30,13 @@ int run_mark(const Options& options, std::ostream&, std::ostream& err) {
   else throw Error(fmt::format("--feedback: expected files, jsonl or none; got '{}'", options.feedback));
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
   settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;
-  const std::map<std::string, int> counts = mark_class(rubric, settings, options.inputs, err);
+  const StatusTally counts = mark_class(rubric, settings, options.inputs, err);
   std::string tally;
   int total = 0;
-  for (const auto& [status, n] : counts) {
-    tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, status);
-    total += n;
+  for (std::size_t s = 0; s < submission_status_count; ++s) {
+    if (counts[s] == 0) continue;
+    tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", counts[s], status_name(SubmissionStatus(s)));
+    total += counts[s];
   }
   const char* feedback = settings.feedback == FeedbackMode::files   ? ", feedback/"
                          : settings.feedback == FeedbackMode::jsonl ? ", feedback.jsonl"

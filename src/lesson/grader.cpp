@@ -6,6 +6,7 @@
 #include <array>
 #include <optional>
 
+#include "base/text.h"
 #include "lesson/attention.h"
 #include "lesson/diagnosis.h"
 #include "lesson/number_reader.h"
@@ -114,16 +115,6 @@ const PartAnswer* find_part(const Submission& s, const std::string& question, Pa
 std::string_view cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
   if (!a || r >= a->rows.size() || c >= a->rows[r].size()) return {};
   return a->rows[r][c];
-}
-
-bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
-
-std::string lower_trimmed(std::string_view s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  const std::size_t e = s.find_last_not_of(" \t\r\n");
-  std::string out = b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
 }
 
 // Marks one question after another; its working storage is kept from one
@@ -536,13 +527,13 @@ class QuestionGrader {
       const bool one_list = !a || a->rows.size() <= 1;
       cell.given = cell_text(a, one_list ? 0 : r, one_list ? r : 0);
       cell.expected = q_->tokens[q_->most_attended[r]];
-      const std::string word = lower_trimmed(cell.given);
+      const std::string word = lower(trim(cell.given));
       if (word.empty() || word == "~" || word == "?" || word == "-") {
         cell.verdict = Verdict::unanswered;
       } else {
         ++result.answered;
-        auto is = [&](std::size_t t) { return lower_trimmed(q_->tokens[t]) == word; };
-        const bool known = std::any_of(q_->tokens.begin(), q_->tokens.end(), [&](const std::string& t) { return lower_trimmed(t) == word; });
+        auto is = [&](std::size_t t) { return lower(trim(q_->tokens[t])) == word; };
+        const bool known = std::any_of(q_->tokens.begin(), q_->tokens.end(), [&](const std::string& t) { return lower(trim(t)) == word; });
         if (is(q_->most_attended[r])) {
           cell.verdict = Verdict::correct;
           ++right;

@@ -7,6 +7,8 @@
 #include <system_error>
 #include <utility>
 
+#include "base/text.h"
+
 namespace attnmark {
 
 namespace {
@@ -67,7 +69,9 @@ std::size_t skip_spaces(std::string_view s, std::size_t i) {
   return i;
 }
 
-std::string_view trim(std::string_view s) {
+// `s` without the spaces a student types around a number, U+00A0 and U+202F
+// included (base/text.h's trim takes ASCII white space only).
+std::string_view trim_spaces(std::string_view s) {
   std::size_t begin = skip_spaces(s, 0);
   std::size_t end = s.size();
   while (end > begin) {
@@ -91,32 +95,6 @@ std::size_t sign_at(std::string_view s, std::size_t i, bool& negative) {
       return minus.size();
     }
   return 0;
-}
-
-// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
-bool is_valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t length;
-    unsigned char low = 0x80, high = 0xBF;  // allowed range of the 2nd byte
-    if (c < 0x80) { ++i; continue; }
-    if (c >= 0xC2 && c <= 0xDF) length = 2;
-    else if (c == 0xE0) { length = 3; low = 0xA0; }
-    else if (c == 0xED) { length = 3; high = 0x9F; }
-    else if (c >= 0xE1 && c <= 0xEF) length = 3;
-    else if (c == 0xF0) { length = 4; low = 0x90; }
-    else if (c == 0xF4) { length = 4; high = 0x8F; }
-    else if (c >= 0xF1 && c <= 0xF3) length = 4;
-    else return false;
-    if (i + length > s.size()) return false;
-    auto second = static_cast<unsigned char>(s[i + 1]);
-    if (second < low || second > high) return false;
-    for (std::size_t k = 2; k < length; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += length;
-  }
-  return true;
 }
 
 bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -294,9 +272,9 @@ CellReading read_number(std::string_view raw, bool masked_allowed) {
   if (CellReading fast; read_plain_decimal(raw, fast)) return fast;
   // Checked before anything is quoted, so messages are always valid text.
   if (raw.find('\0') != std::string_view::npos) return unreadable("answer contains a NUL byte");
-  if (!is_valid_utf8(raw)) return unreadable("answer is not valid UTF-8 text");
+  if (first_invalid_utf8(raw) != std::string_view::npos) return unreadable("answer is not valid UTF-8 text");
 
-  std::string_view text = trim(raw);
+  std::string_view text = trim_spaces(raw);
   if (text.size() > max_answer_bytes)
     return unreadable("answer is too long (" + std::to_string(count_code_points(text)) +
                       " characters)");

@@ -1,5 +1,6 @@
 #include "lesson/rubric.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnmark {
@@ -16,6 +17,21 @@ const char* part_name(Part part) {
     case Part::most_attended: return "most_attended";
   }
   return "?";
+}
+
+std::string part_label(Part part) {
+  std::string label = part_name(part);
+  std::replace(label.begin(), label.end(), '_', ' ');
+  return label;
+}
+
+const std::string& display_title(const Rubric& rubric) { return rubric.title.empty() ? rubric.name : rubric.title; }
+
+double max_score(const Rubric& rubric) {
+  double total = 0;
+  for (const QuestionSpec& q : rubric.questions)
+    for (const auto& [part, m] : q.marking) total += m.marks;
+  return total;
 }
 
 double Grid::value(std::int64_t index) const {

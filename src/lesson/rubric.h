@@ -52,6 +52,10 @@ enum class Part {
 // The part's name in answer files, keys and sheets: "scores", "most_attended".
 const char* part_name(Part part);
 
+// The part's name for people: "most attended", not "most_attended".
+//   part_label(Part::most_attended) == "most attended"
+std::string part_label(Part part);
+
 // A grid to draw numbers from: min, min+step, ..., max.
 // Held as integers over 10^decimals so every drawn value is the double
 // nearest its decimal spelling (0.1 steps give 0.3, never 0.30000000000000004).
@@ -174,5 +178,11 @@ struct Rubric {
   std::vector<QuestionSpec> questions;
   std::string file;
 };
+
+// The heading printed on every sheet and report: the title, else the name.
+const std::string& display_title(const Rubric& rubric);
+
+// The marks of every part of every question.
+double max_score(const Rubric& rubric);
 
 }  // namespace attnmark

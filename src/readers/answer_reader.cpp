@@ -50,21 +50,6 @@ std::string with_place(int line, int column, const std::string& message) {
   return printable(out + message, max_reason_bytes);
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 // The 1-based line and column (in bytes) of byte `at`.
 std::pair<int, int> place_of(std::string_view t, std::size_t at) {
   std::size_t line_start = 0;

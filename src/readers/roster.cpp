@@ -7,26 +7,10 @@
 #include <set>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "readers/csv.h"
 
 namespace attnmark {
-namespace {
-
-std::string trim(std::string_view text) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return std::string(text);
-}
-
-std::string lower(std::string text) {
-  for (char& c : text)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return text;
-}
-
-}  // namespace
-
 std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file) {
   CsvReader reader(text, file);
   CsvRecord record;
@@ -63,31 +47,6 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
   }
   if (students.empty()) throw Error(file, header_line, 0, "the roster lists no students");
   return students;
-}
-
-std::vector<std::string> file_stems(const std::vector<RosterEntry>& students, const std::vector<std::string>& reserved) {
-  constexpr std::size_t max_bytes = 64;
-  std::set<std::string> taken;
-  for (const std::string& r : reserved) taken.insert(lower(r));
-  std::vector<std::string> stems;
-  stems.reserve(students.size());
-  for (const RosterEntry& e : students) {
-    std::string stem;
-    for (unsigned char c : e.student) {
-      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-      stem += ok ? static_cast<char>(c) : '_';
-    }
-    if (!stem.empty() && stem[0] == '.') stem[0] = '_';
-    if (stem.size() > max_bytes) stem.resize(max_bytes);
-    std::string name = stem;
-    for (int n = 2; taken.count(lower(name)); ++n) {
-      const std::string suffix = fmt::format("-{}", n);
-      name = stem.substr(0, max_bytes - suffix.size()) + suffix;
-    }
-    taken.insert(lower(name));
-    stems.push_back(std::move(name));
-  }
-  return stems;
 }
 
 }  // namespace attnmark

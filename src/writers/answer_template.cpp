@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "writers/worksheet.h"
+#include "writers/answer_template.h"
 
 namespace attnmark {
 namespace {

@@ -2,38 +2,17 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
+
 namespace attnmark {
-namespace {
-
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when invalid
-// (overlong, surrogate, beyond U+10FFFF, or cut short).
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char c = byte(i);
-  std::size_t n = 0;
-  std::uint32_t cp = 0;
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) n = 2, cp = c & 0x1f;
-  else if (c >= 0xe0 && c <= 0xef) n = 3, cp = c & 0x0f;
-  else if (c >= 0xf0 && c <= 0xf4) n = 4, cp = c & 0x07;
-  else return 0;
-  if (i + n > text.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xc0) != 0x80) return 0;
-    cp = cp << 6 | (byte(i + k) & 0x3f);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return n;
-}
-
-}  // namespace
 
 std::string html_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
-    const std::size_t n = utf8_length(text, i);
+    std::uint32_t code_point;
+    const std::size_t n = decode_utf8(text, i, code_point);
     if (n == 0) {
       out += "\uFFFD";
       ++i;
@@ -62,7 +41,8 @@ std::string html_escape(std::string_view text) {
 std::string css_string(std::string_view text) {
   std::string out = "\"";
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_length(text, i);
+    std::uint32_t code_point;
+    const std::size_t n = decode_utf8(text, i, code_point);
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (n > 1) {
       out.append(text.substr(i, n));

@@ -1,7 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lesson/attention.h"
-#include "writers/worksheet.h"
+#include "writers/key_json.h"
 
 namespace attnmark {
 namespace {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "lesson/numbers.h"
+#include "base/text.h"
 #include "lesson/variant.h"
 
 namespace attnmark {
@@ -46,28 +47,13 @@ const char* symbol(std::uint32_t cp) {
   }
 }
 
-// Decodes one UTF-8 sequence at text[i]; returns its length (0 when invalid).
-std::size_t decode(std::string_view text, std::size_t i, std::uint32_t& cp) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char c = b(i);
-  std::size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xc0) != 0x80) return 0;
-    cp = cp << 6 | (b(i + k) & 0x3f);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return n;
-}
-
 // Like latex_escape, with a break allowed after every character, for ids
 // and names that may have no spaces but must fit a narrow box.
 std::string breakable(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     std::uint32_t cp = 0;
-    const std::size_t n = std::max<std::size_t>(1, decode(text, i, cp));
+    const std::size_t n = std::max<std::size_t>(1, decode_utf8(text, i, cp));
     out += latex_escape(text.substr(i, n)) + "\\allowbreak{}";
     i += n;
   }
@@ -156,7 +142,7 @@ std::string latex_escape(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     std::uint32_t cp = 0;
-    const std::size_t n = decode(text, i, cp);
+    const std::size_t n = decode_utf8(text, i, cp);
     if (n == 0) {
       out += '?';
       ++i;

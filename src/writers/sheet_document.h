@@ -1,10 +1,9 @@
 // sheet_document.h: a worksheet or key as a document (headings, paragraphs,
-// tables of cells), so HTML and LaTeX lay out the same content and worked
-// steps as render_markdown() without parsing Markdown.
+// tables of cells), the one model that the Markdown, HTML and LaTeX writers
+// lay out, so the three can never say different things.
 //
 //   SheetDocument doc = sheet_document(rubric, variant, Sheet::key);
 //   for (const QuestionSection& q : doc.questions) ...
-//   sheet_markdown(doc) == render_markdown(rubric, variant, Sheet::key);  // tested
 #pragma once
 
 #include <cstddef>
@@ -14,9 +13,12 @@
 
 #include "lesson/rubric.h"
 #include "lesson/variant.h"
-#include "writers/worksheet.h"
 
 namespace attnmark {
+
+// Which document to write: the student's worksheet, or the teacher's key
+// (every worked step: products, e^score, total, weights, weight × value, sum).
+enum class Sheet { worksheet, key };
 
 // A run of text in one style.
 struct Span {
@@ -88,15 +90,8 @@ struct SheetDocument {
   std::vector<QuestionSection> questions;
 };
 
-// The content render_markdown() writes, as a document.
+// The content of one student's worksheet or key.
 // REQUIRES: variant was made from rubric.
 SheetDocument sheet_document(const Rubric& rubric, const Variant& variant, Sheet sheet);
-
-// The document as Markdown: byte for byte what render_markdown() writes
-// (the tests hold the two together over every golden variant).
-std::string sheet_markdown(const SheetDocument& doc);
-
-// The text of an inline run without styling: "Which token ... ? ____________".
-std::string plain_text(const Inline& text);
 
 }  // namespace attnmark

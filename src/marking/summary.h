@@ -1,26 +1,24 @@
-// reports.h: what `mark` and `check` write: gradebook, feedback, summary, terminal table.
+// summary.h: the class at a glance: summary.md and summary.html, from a
+// ClassSummary gathered one submission at a time, so a large class never
+// has to be held in memory whole.
+//
+//   ClassSummary summary(rubric);
+//   for (const GradedSubmission& g : graded) summary.add(g);
+//   write_file("out/summary.md", summary_markdown(rubric, summary));
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "lesson/grader.h"
+#include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
+#include "writers/theme.h"
 
 namespace attnmark {
-
-// One submission and what became of it: one gradebook row.
-struct GradedSubmission {
-  std::string source;   // file, or "sheet.csv:12"
-  std::string student;
-  std::string variant;  // 16 hex digits, or empty when unknown
-  std::string status;   // graded, unanswered, unreadable, duplicate, wrong-variant, wrong-rubric, unknown-student
-  std::string reason;   // why, for anything but graded
-  std::optional<Marked> marked;  // when it was marked
-  std::string file_stem;         // safe, unique name for its feedback files
-};
 
 // Everything the class summary needs, gathered one submission at a time,
 // so a large class never has to be held in memory whole.
@@ -28,7 +26,9 @@ class ClassSummary {
  public:
   // One submission as the summary lists it.
   struct Row {
-    std::string source, student, status, reason, file_stem;
+    std::string source, student;
+    SubmissionStatus status = SubmissionStatus::graded;
+    std::string reason, file_stem;
     std::optional<double> score;
   };
   // How a class did on one part.
@@ -51,6 +51,10 @@ class ClassSummary {
   const PartStats& part(std::size_t question, std::size_t part) const { return parts_[question][part]; }
   // Number of students with each mistake code.
   const std::map<std::string, int>& mistakes() const { return mistakes_; }
+  // Number of submissions with each status.
+  const StatusTally& statuses() const { return statuses_; }
+  // How many marked scores fall in each tenth of the maximum (score_bin).
+  std::array<int, 10> bins() const;
   double max_score() const { return max_score_; }
 
  private:
@@ -58,34 +62,24 @@ class ClassSummary {
   std::vector<double> scores_;
   std::vector<std::vector<PartStats>> parts_;
   std::map<std::string, int> mistakes_;
+  StatusTally statuses_{};
   double max_score_ = 0;
 };
 
 
-// feedback/<student>.json and each line of feedback.jsonl: the marks of
-// every cell, as one line of JSON (no newline at the end), appended to out.
-void append_feedback_json(std::string& out, const GradedSubmission& graded);
-
-// feedback/<student>.md: the same for the student to read. Reference
-// answers are shown only when `reveal` is true.
-std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& graded, bool reveal);
-
 // summary.md: class statistics, per-part success, mistakes, problem submissions.
 std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
 
-// The gradebook's header line, and one submission's line (CRLF-terminated)
-// appended to out.
-std::string gradebook_header(const Rubric& rubric);
-void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
+// summary.html: the same as a page that prints, with a histogram of scores
+// and a row per submission (linked to its feedback page when it has one).
+std::string summary_html(const Rubric& rubric, const ClassSummary& summary, const HtmlStyle& style);
+
+// The tenth of `max_score` that `score` falls in, 0 to 9; full marks are in
+// the last. score_bin(1.6, 16) == 1; score_bin(16, 16) == 9.
+int score_bin(double score, double max_score);
 
 // Mean and median of the marked scores (0 when none).
 double mean(const std::vector<double>& values);
 double median(std::vector<double> values);
-
-// The self-check table for a terminal. Reference answers only with `reveal`.
-std::string check_table(const Rubric& rubric, const GradedSubmission& graded, bool reveal);
-
-// A score for people: at most 2 decimals, no trailing zeros ("4.33", "5").
-std::string score_text(double score);
 
 }  // namespace attnmark

@@ -1,0 +1,26 @@
+// judge.h: one submission judged against the rubric: its status, the
+// reason, and its marks.
+//
+//   GradedSubmission g = judge(rubric, seed, submission, "");
+//   g.status == SubmissionStatus::graded && g.marked->score == 10
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "lesson/graded_submission.h"
+#include "lesson/rubric.h"
+#include "lesson/submission.h"
+
+namespace attnmark {
+
+// Judges one submission. Pure and thread-safe. `seed` is the class's seed
+// (--seed, or the rubric's), else the file's own is used. `superseded_by` is
+// the source of the same student's later submission, or empty when this one
+// counts. Throws Error when the rubric's constraints cannot be met for the
+// student's variant.
+GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& submission,
+                       const std::string& superseded_by);
+
+}  // namespace attnmark

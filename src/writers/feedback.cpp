@@ -1,0 +1,253 @@
+#include "writers/feedback.h"
+
+#include <fmt/format.h>
+
+#include "lesson/diagnosis.h"
+#include "lesson/numbers.h"
+#include "writers/html_page.h"
+#include "writers/markdown_writer.h"
+#include "writers/report_words.h"
+
+namespace attnmark {
+namespace {
+
+// A JSON string: quotes, backslashes and control characters escaped.
+void json_string(std::string& out, std::string_view text) {
+  out += '"';
+  std::size_t plain = 0;  // start of the run of characters copied as they are
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + plain, i - plain);
+    plain = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out += fmt::format("\\u{:04x}", c);
+    }
+  }
+  out.append(text.data() + plain, text.size() - plain);
+  out += '"';
+}
+
+// A JSON string of our own making that needs no escapes ("1.2", "correct").
+void json_plain(std::string& out, std::string_view text) {
+  out += '"';
+  out += text;
+  out += '"';
+}
+
+void json_strings(std::string& out, const std::vector<std::string>& list) {
+  out += '[';
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ',';
+    json_string(out, list[i]);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+// Written by hand rather than through a JSON library: a course of 100,000
+// students writes millions of cells, and this is the hot path.
+void append_feedback_json(std::string& out, const GradedSubmission& g) {
+  out += "{\"student\":";
+  json_string(out, g.student);
+  out += ",\"variant\":";
+  json_string(out, g.variant);
+  out += ",\"source\":";
+  json_string(out, g.source);
+  out += ",\"status\":";
+  json_plain(out, status_name(g.status));
+  out += ",\"reason\":";
+  json_string(out, g.reason);
+  auto number = [&](const char* key, double x) {
+    out += key;
+    append_exact(out, x);
+  };
+  if (g.marked) {
+    number(",\"score\":", g.marked->score);
+    number(",\"max_score\":", g.marked->max_score);
+    out += ",\"notes\":";
+    json_strings(out, g.marked->notes);
+  } else {
+    out += ",\"score\":null,\"max_score\":null";
+  }
+  out += ",\"questions\":[";
+  if (g.marked) {
+    for (std::size_t qi = 0; qi < g.marked->questions.size(); ++qi) {
+      const QuestionResult& q = g.marked->questions[qi];
+      if (qi) out += ',';
+      out += "{\"id\":";
+      json_string(out, q.id);
+      number(",\"score\":", q.score);
+      number(",\"max_score\":", q.max_score);
+      out += ",\"parts\":{";
+      for (std::size_t pi = 0; pi < q.parts.size(); ++pi) {
+        const PartResult& p = q.parts[pi];
+        if (pi) out += ',';
+        json_plain(out, part_name(p.part));
+        number(":{\"score\":", p.score);
+        number(",\"max_score\":", p.max_score);
+        out += p.follow_through ? ",\"follow_through\":true,\"diagnoses\":" : ",\"follow_through\":false,\"diagnoses\":";
+        json_strings(out, p.diagnoses);
+        out += ",\"hints\":";
+        json_strings(out, p.hints);
+        out += ",\"cells\":[";
+        for (std::size_t ci = 0; ci < p.cells.size(); ++ci) {
+          const CellResult& c = p.cells[ci];
+          if (ci) out += ',';
+          out += "{\"cell\":";
+          json_plain(out, c.label);
+          out += ",\"given\":";
+          json_string(out, c.given);
+          if (c.value) {
+            out += ",\"value\":";
+            append_exact(out, *c.value, c.given);
+          }
+          else out += c.masked ? ",\"value\":\"masked\"" : ",\"value\":null";
+          out += ",\"verdict\":";
+          json_plain(out, verdict_name(c.verdict));
+          if (!c.note.empty()) {
+            out += ",\"note\":";
+            json_string(out, c.note);
+          }
+          out += '}';
+        }
+        out += "]}";
+      }
+      out += "}}";
+    }
+  }
+  out += "]}";
+}
+
+std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  std::string out = fmt::format("# Feedback: {}\n\n", markdown_text(display_title(rubric)));
+  out += fmt::format("Student: {} · Variant: {} · Status: {}\n\n", markdown_text(g.student.empty() ? "(none)" : g.student),
+                     g.variant.empty() ? "(unknown)" : g.variant, status_name(g.status));
+  if (!g.reason.empty()) out += fmt::format("{}\n\n", markdown_text(g.reason));
+  if (!g.marked) return out;
+  out += fmt::format("**Score: {} / {}**\n\n", score_text(g.marked->score), score_text(g.marked->max_score));
+  out += verdict_legend(LegendStyle::explained) + "\n\n";
+  for (const QuestionResult& q : g.marked->questions) {
+    out += fmt::format("## {}: {} / {}\n\n", q.id, score_text(q.score), score_text(q.max_score));
+    for (const PartResult& p : q.parts) {
+      out += fmt::format("### {}: {} / {}\n\n", part_label(p.part), score_text(p.score), score_text(p.max_score));
+      out += reveal ? "| Cell | Your answer | Mark | Answer |\n|---|---|---|---|\n" : "| Cell | Your answer | Mark |\n|---|---|---|\n";
+      for (const CellResult& c : p.cells) {
+        out += fmt::format("| {} | {} | {} |", c.label.empty() ? "-" : c.label, markdown_text(c.given), verdict_look(c.verdict).symbol);
+        out += reveal ? fmt::format(" {} |\n", markdown_text(c.expected)) : "\n";
+      }
+      out += "\n";
+      for (const std::string& h : p.hints) out += "- " + markdown_text(h) + "\n";
+      if (!p.hints.empty()) out += "\n";
+    }
+  }
+  for (const std::string& n : g.marked->notes) out += "- Note: " + markdown_text(n) + "\n";
+  return out;
+}
+
+std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool reveal, const HtmlStyle& style) {
+  const std::string& title = display_title(rubric);
+  std::string out = "<main>\n<p class=\"kind muted\"><b>FEEDBACK</b></p>\n";
+  out += fmt::format("<h1>{}</h1>\n", html_escape(title));
+  out += "<div class=\"panel\">\n";
+  out += fmt::format("<p><b>Student:</b> {} · <b>Variant:</b> {} · <b>Status:</b> <span{}>{}</span></p>\n",
+                     html_escape(g.student.empty() ? "(none)" : g.student), html_escape(g.variant.empty() ? "(unknown)" : g.variant),
+                     status_class(g.status), status_name(g.status));
+  if (!g.reason.empty()) out += "<p>" + html_escape(g.reason) + "</p>\n";
+  if (g.marked)
+    out += fmt::format("<p class=\"score-big\">Score: {} / {}</p>\n", score_text(g.marked->score),
+                       score_text(g.marked->max_score));
+  out += "</div>\n";
+  if (!g.marked) return html_page("Feedback: " + title, style, report_css(), out + "</main>\n");
+
+  out += "<p class=\"legend muted\">" + verdict_legend(LegendStyle::explained) + "</p>\n";
+  for (const QuestionResult& q : g.marked->questions) {
+    std::string heading = html_escape(q.id);
+    for (std::size_t i = 0; i < rubric.questions.size(); ++i)
+      if (rubric.questions[i].id == q.id && !rubric.questions[i].title.empty())
+        heading = fmt::format("Question {}: {}", i + 1, html_escape(rubric.questions[i].title));
+    out += fmt::format("<section class=\"qfb\">\n<h2>{} <span class=\"muted\">({} / {})</span></h2>\n", heading,
+                       score_text(q.score), score_text(q.max_score));
+    for (const PartResult& p : q.parts) {
+      out += "<div class=\"part-fb\">\n";
+      out += fmt::format("<h3>{} <span class=\"marks\">{} / {}</span>{}</h3>\n", html_escape(part_label(p.part)),
+                         score_text(p.score), score_text(p.max_score),
+                         p.follow_through ? " <span class=\"follow\">✓* follow-through</span>" : "");
+      out += "<table>\n<colgroup><col style=\"width:12%\"><col><col>";
+      if (reveal) out += "<col>";
+      out += "</colgroup>\n<thead><tr><th scope=\"col\">Cell</th><th scope=\"col\">Your answer</th>"
+             "<th scope=\"col\">Mark</th>";
+      if (reveal) out += "<th scope=\"col\">Answer</th>";
+      out += "</tr></thead>\n<tbody>\n";
+      for (const CellResult& c : p.cells) {
+        const VerdictLook& v = verdict_look(c.verdict);
+        std::string mark = fmt::format("{} {}", v.symbol, v.word);
+        if (!c.note.empty()) mark += fmt::format("<br><span class=\"muted\">{}</span>", html_escape(c.note));
+        out += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"{}\">{}</td>",
+                           html_escape(c.label.empty() ? "–" : c.label), c.given.empty() ? "" : html_escape(c.given), v.css, mark);
+        if (reveal) out += "<td>" + html_escape(c.expected) + "</td>";
+        out += "</tr>\n";
+      }
+      out += "</tbody>\n</table>\n";
+      // A hint that only repeats a cell's note (shown in its row) or a
+      // mistake's explanation (shown as the mistake) is left out.
+      std::vector<std::string> hints;
+      for (const std::string& h : p.hints) {
+        bool repeated = false;
+        for (const std::string& d : p.diagnoses) repeated = repeated || h == explain(d);
+        for (const CellResult& c : p.cells)
+          repeated = repeated || (!c.note.empty() && h.size() >= c.note.size() && h.ends_with(c.note));
+        if (!repeated) hints.push_back(h);
+      }
+      if (!p.diagnoses.empty() || !hints.empty()) {
+        out += "<ul>\n";
+        for (const std::string& d : p.diagnoses) {
+          const std::string_view why = explain(d);
+          out += fmt::format("<li><b>Mistake:</b> {}</li>\n", html_escape(why.empty() ? d : why));
+        }
+        for (const std::string& h : hints) out += "<li><b>Hint:</b> " + html_escape(h) + "</li>\n";
+        out += "</ul>\n";
+      }
+      out += "</div>\n";
+    }
+    out += "</section>\n";
+  }
+  if (!g.marked->notes.empty()) {
+    out += "<h2>Notes</h2>\n<ul>\n";
+    for (const std::string& n : g.marked->notes) out += "<li>" + html_escape(n) + "</li>\n";
+    out += "</ul>\n";
+  }
+  return html_page("Feedback: " + title, style, report_css(), out + "</main>\n");
+}
+
+std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  std::string out = fmt::format("attnmark check: {} · student {} · variant {}\n",
+                                rubric.name, g.student.empty() ? "(none)" : g.student, g.variant);
+  if (!g.reason.empty()) out += g.reason + "\n";
+  if (!g.marked) return out;
+  out += verdict_legend(LegendStyle::terse) + "\n\n";
+  for (const QuestionResult& q : g.marked->questions) {
+    out += fmt::format("{:<16}{:>9}\n", q.id, score_text(q.score) + " / " + score_text(q.max_score));
+    for (const PartResult& p : q.parts) {
+      std::string marks;
+      for (const CellResult& c : p.cells) {
+        if (!marks.empty()) marks += ' ';
+        marks += verdict_look(c.verdict).symbol;
+        if (reveal) marks += "(" + c.expected + ")";
+      }
+      out += fmt::format("  {:<14}{:>9}   {}\n", part_label(p.part), score_text(p.score) + " / " + score_text(p.max_score), marks);
+      for (const std::string& h : p.hints) out += "      hint: " + h + "\n";
+    }
+  }
+  for (const std::string& n : g.marked->notes) out += "note: " + n + "\n";
+  out += fmt::format("\nTotal: {} / {}\n", score_text(g.marked->score), score_text(g.marked->max_score));
+  return out;
+}
+
+}  // namespace attnmark

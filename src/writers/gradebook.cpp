@@ -1,0 +1,38 @@
+#include "writers/gradebook.h"
+
+#include "writers/csv_writer.h"
+#include "writers/report_words.h"
+
+namespace attnmark {
+
+std::string gradebook_header(const Rubric& rubric) {
+  std::string out = "student,variant,status,score,max_score";
+  for (const QuestionSpec& q : rubric.questions) {
+    out += ',';
+    out += csv_field(q.id);
+  }
+  out += ",source,reason\r\n";
+  return out;
+}
+
+void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
+  out += csv_text_field(g.student);
+  out += ',';
+  out += csv_text_field(g.variant);
+  out += ',';
+  out += status_name(g.status);
+  out += ',';
+  if (g.marked) out += score_text(g.marked->score);
+  out += ',';
+  out += score_text(max_score(rubric));
+  for (std::size_t i = 0; i < rubric.questions.size(); ++i) {
+    out += ',';
+    if (g.marked) out += score_text(g.marked->questions[i].score);
+  }
+  out += ',';
+  out += csv_text_field(g.source);
+  out += ',';
+  out += csv_text_field(g.reason);
+  out += "\r\n";
+}
+}  // namespace attnmark

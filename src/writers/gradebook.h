@@ -1,0 +1,24 @@
+// gradebook.h: gradebook.csv, one row per submission, for spreadsheets and
+// LMS imports (CRLF line ends; text from students neutralised, see
+// csv_writer.h).
+//
+//   std::string csv = gradebook_header(rubric);
+//   append_gradebook_row(csv, rubric, graded);  // student,variant,status,score,...
+#pragma once
+
+#include <string>
+
+#include "lesson/graded_submission.h"
+#include "lesson/rubric.h"
+
+namespace attnmark {
+
+// The header line: student, variant, status, score, max_score, a column per
+// question, source, reason.
+std::string gradebook_header(const Rubric& rubric);
+
+// One submission's line (CRLF-terminated), appended to out.
+// REQUIRES: graded was judged against `rubric`.
+void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
+
+}  // namespace attnmark

@@ -1,0 +1,31 @@
+// markdown_writer.h: a worksheet or key in Markdown, laid out like the
+// lesson's tables. The worksheet has blank cells; the key fills them with
+// every worked step (products, e^score, total, weights, weight × value, sum).
+//
+//   Variant v = make_variant(rubric, 2026, "s001");
+//   std::string md  = render_markdown(rubric, v, Sheet::worksheet);
+//   std::string key = render_markdown(rubric, v, Sheet::key);
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lesson/rubric.h"
+#include "lesson/variant.h"
+#include "writers/sheet_document.h"
+
+namespace attnmark {
+
+// Text from a student or a file, made safe in Markdown: nothing in it can
+// become markup (\ ` * _ [ ] < > | ~ & are escaped) and line breaks become spaces.
+//   markdown_text("a*b|c") == "a\\*b\\|c"
+std::string markdown_text(std::string_view text);
+
+// The document in Markdown.
+std::string render_markdown(const SheetDocument& doc);
+
+// render_markdown(sheet_document(rubric, variant, sheet)).
+// REQUIRES: variant was made from rubric.
+std::string render_markdown(const Rubric& rubric, const Variant& variant, Sheet sheet);
+
+}  // namespace attnmark
