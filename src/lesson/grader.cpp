@@ -166,7 +166,7 @@ class QuestionGrader {
     std::string_view text(std::size_t r, std::size_t c) const { return texts[r * cols + c]; }
     const CellReading& read(std::size_t r, std::size_t c) const { return readings[r * cols + c]; }
   };
-  const Written& written(Part p) const {
+  const Written& written(Part p) {
     Written& w = written_[static_cast<std::size_t>(p)];
     if (w.ready) return w;
     w.ready = true;
@@ -188,10 +188,10 @@ class QuestionGrader {
   }
 
   // True when the student wrote anything for part p.
-  bool answered(Part p) const { return asked(p) && p != Part::most_attended && written(p).answered; }
+  bool answered(Part p) { return asked(p) && p != Part::most_attended && written(p).answered; }
 
   // The tolerance of each cell of a row of the reference.
-  const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) const {
+  const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) {
     auto& rows = tolerances_[static_cast<std::size_t>(p)];
     if (rows.size() != truth(p).size()) rows.resize(truth(p).size());
     if (rows[r].empty()) {
@@ -205,7 +205,7 @@ class QuestionGrader {
   }
 
   // The student's own numbers for an earlier part, row by row.
-  const StudentRows& student_rows(Part p) const {
+  const StudentRows& student_rows(Part p) {
     StudentRows& out = student_rows_[static_cast<std::size_t>(p)];
     if (out.ready) return out;
     out.ready = true;
@@ -236,13 +236,21 @@ class QuestionGrader {
     return out;
   }
 
-  const Tolerance& cell_tol(Part p, std::size_t r, std::size_t c) const { return tolerance_row(p, r)[c]; }
+  const Tolerance& cell_tol(Part p, std::size_t r, std::size_t c) { return tolerance_row(p, r)[c]; }
 
   // Carried reference rows: the right method applied to the student's own
-  // earlier answers, where those differ from the reference.
-  // `inputs` receives, per row, what the carried row was computed from (for its tolerance).
-  std::vector<std::optional<Vector>> carried(Part p, std::vector<Vector>* inputs) const {
-    std::vector<std::optional<Vector>> out(truth(p).size());
+  // earlier answers, where those differ from the reference; with what each
+  // row was computed from, for its tolerance.
+  struct Carried {
+    std::vector<std::optional<Vector>> rows;  // per row of the reference; empty when nothing is carried
+    std::vector<Vector> inputs;               // per row: the scores or weights it was computed from
+    Matrix values;                            // output: the values it was mixed from
+  };
+  Carried carried(Part p) {
+    Carried carried;
+    carried.rows.resize(truth(p).size());
+    carried.inputs.resize(truth(p).size());
+    std::vector<std::optional<Vector>>& out = carried.rows;
     switch (p) {
       case Part::scores: {
         if (!spec_->projections) break;
@@ -264,7 +272,7 @@ class QuestionGrader {
         for (std::size_t r = 0; r < out.size(); ++r)
           if (ss.rows[r] && std::any_of(ss.rows[r]->begin(), ss.rows[r]->end(), [](double x) { return x != masked_score; })) {
             softmax_into(*ss.rows[r], out[r].emplace());
-            if (inputs) (*inputs)[r] = *ss.rows[r];
+            carried.inputs[r] = *ss.rows[r];
           }
         break;
       }
@@ -278,14 +286,14 @@ class QuestionGrader {
         for (std::size_t r = 0; r < out.size(); ++r) {
           const Vector weights = sw.rows[r] ? *sw.rows[r] : q_->weights[r];
           out[r] = mix_values({weights}, values)[0];
-          if (inputs) (*inputs)[r] = weights;
+          carried.inputs[r] = weights;
         }
-        carried_values_ = values;
+        carried.values = std::move(values);
         break;
       }
       default: break;
     }
-    return out;
+    return carried;
   }
 
   PartResult grade_numbers(Part p) {
@@ -293,9 +301,10 @@ class QuestionGrader {
     const Matrix& ref = truth(p);
     const bool vector = is_vector_part(*q_, p);
     const int decimals = spec_->decimals(p);
-    std::vector<Vector> inputs(ref.size());
-    const std::vector<std::optional<Vector>> carry =
-        marking.follow_through ? carried(p, &inputs) : std::vector<std::optional<Vector>>(ref.size());
+    Carried carry_from;
+    if (marking.follow_through) carry_from = carried(p);
+    else carry_from.rows.resize(ref.size());
+    const std::vector<std::optional<Vector>>& carry = carry_from.rows;
 
     PartResult result;
     result.part = p;
@@ -344,7 +353,7 @@ class QuestionGrader {
               cell.verdict = Verdict::correct;
               ++right;
             } else if (carry[r] && (*carry[r])[c] != masked_score &&
-                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, inputs[r], *carry[r]) : carried_row)[c],
+                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, carry_from) : carried_row)[c],
                               read.value, (*carry[r])[c])) {
               cell.verdict = Verdict::carried;
               ++carried_cells;
@@ -374,13 +383,13 @@ class QuestionGrader {
   }
 
   // Tolerances of a carried row, derived from what it was carried from.
-  std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Vector& input, const Vector& carried) const {
+  std::vector<Tolerance> carried_tolerances(Part p, std::size_t r, const Carried& carried) {
     const PartMarking& m = spec_->marking.at(p);
     if (m.tolerance) return std::vector<Tolerance>(truth(p)[r].size(), *m.tolerance);
     if (p != Part::weights && p != Part::output) return tolerance_row(p, r);
     std::vector<Tolerance> out;
-    if (p == Part::weights) weight_tolerances(*q_, input, carried, out);
-    else output_tolerances(*q_, input, carried_values_, out);
+    if (p == Part::weights) weight_tolerances(*q_, carried.inputs[r], *carried.rows[r], out);
+    else output_tolerances(*q_, carried.inputs[r], carried.values, out);
     return out;
   }
 
@@ -457,7 +466,7 @@ class QuestionGrader {
 
   // Rows of weights, all written, whose sum is off by more than the
   // student's own rounding explains (0.67 + 0.090 + 0.245 is fine).
-  std::vector<std::size_t> not_adding_up(const PartResult& result) const {
+  std::vector<std::size_t> not_adding_up(const PartResult& result) {
     std::vector<std::size_t> rows;
     const std::size_t n = q_->tokens.size();
     for (std::size_t r = 0; r * n < result.cells.size(); ++r) {
@@ -478,7 +487,7 @@ class QuestionGrader {
     return rows;
   }
 
-  void hints(PartResult& result, Part p) const {
+  void hints(PartResult& result, Part p) {
     for (const std::string& code : result.diagnoses) result.hints.emplace_back(explain(code));
     bool wrong = false;
     for (const CellResult& cell : result.cells) {
@@ -492,7 +501,7 @@ class QuestionGrader {
     if (wrong && result.diagnoses.empty()) result.hints.emplace_back(method_hint(p));
   }
 
-  std::string method_hint(Part p) const {
+  std::string method_hint(Part p) {
     switch (p) {
       case Part::query:
       case Part::queries:
@@ -552,15 +561,18 @@ class QuestionGrader {
     return result;
   }
 
+  // The question being marked: set by run(), for every step of it.
   const QuestionVariant* q_ = nullptr;
   const QuestionSpec* spec_ = nullptr;
   const Submission* s_ = nullptr;
-  mutable Matrix carried_values_;
-  // Caches: each part's cells are read, and each tolerance computed, once.
+  // What has been worked out about the question so far, filled when first
+  // needed and reset by run(): each part's cells are read, and each
+  // tolerance computed, once per question. The storage itself is kept from
+  // question to question (a class is millions of cells).
   static constexpr std::size_t parts = static_cast<std::size_t>(Part::most_attended) + 1;
-  mutable std::array<Written, parts> written_;
-  mutable std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;  // an empty row: not yet computed
-  mutable std::array<StudentRows, parts> student_rows_;
+  std::array<Written, parts> written_;
+  std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;  // an empty row: not yet computed
+  std::array<StudentRows, parts> student_rows_;
 };
 
 }  // namespace

@@ -118,9 +118,6 @@ class Loader {
     return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
   }
 
-  static std::string join(const std::string& path, std::string_view key) {
-    return path.empty() ? std::string(key) : path + "." + std::string(key);
-  }
 
   void expect_keys(const YamlNode& map, const std::string& path, const std::vector<std::string>& allowed) const {
     for (const auto& [key, value] : map.entries)
@@ -388,18 +385,36 @@ class Loader {
       fail(n, fmt::format("{}: at most {} tokens", field, max_tokens));
   }
 
+  // One reader per concern of a question, called in the order in which a
+  // teacher reads a question: what it is, its tokens, its inputs, how it is
+  // computed, what is asked and how it is marked. Each checks what it reads
+  // and throws Error at the first problem.
   QuestionSpec question(const YamlNode& n, std::size_t index) {
     QuestionSpec q;
     q.id = fmt::format("q{}", index + 1);
     q.place = place(n);
     if (!n.is_map()) fail(n, fmt::format("{}: expected a map describing the question; got {}", q.id, describe(n)));
     if (const YamlNode* x = n.find("id")) q.id = word(*x, q.id + ".id");
-    const std::string& id = q.id;
-    expect_keys(n, id, {"id", "title", "prompt", "task", "tokens", "query_token", "d_k", "d_v", "d_model",
-                        "inputs", "scale", "mask", "ask", "marking", "constraints"});
-    if (const YamlNode* x = n.find("title")) q.title = text(*x, id + ".title");
-    if (const YamlNode* x = n.find("prompt")) q.prompt = text(*x, id + ".prompt");
+    expect_keys(n, q.id, {"id", "title", "prompt", "task", "tokens", "query_token", "d_k", "d_v", "d_model",
+                          "inputs", "scale", "mask", "ask", "marking", "constraints"});
+    if (const YamlNode* x = n.find("title")) q.title = text(*x, q.id + ".title");
+    if (const YamlNode* x = n.find("prompt")) q.prompt = text(*x, q.id + ".prompt");
+    const std::string task_text = task(n, q);
+    question_tokens(n, q);
+    query_token(n, q);
+    dimensions(n, q);
+    inputs(n, q, task_text);
+    scale(n, q);
+    mask(n, q);
+    ask(n, q);
+    markings(n, q);
+    if (const YamlNode* c = n.find("constraints")) q.constraints = constraints(*c, q.id + ".constraints");
+    return q;
+  }
 
+  // task: one-token or all-tokens. Returns the text, as messages quote it.
+  std::string task(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     const YamlNode* task = n.find("task");
     if (!task) fail(n, fmt::format("{}: missing 'task:'; expected 'one-token' or 'all-tokens'", id));
     const std::string task_text = text(*task, id + ".task");
@@ -408,11 +423,21 @@ class Loader {
     else fail(*task, fmt::format("{}.task: expected 'one-token' or 'all-tokens'; got '{}'{}", id, task_text,
                                  suggestion(task_text, {"one-token", "all-tokens"})));
 
+    return task_text;
+  }
+
+  // tokens: a list of words or a word bank.
+  void question_tokens(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     const YamlNode* toks = n.find("tokens");
     if (!toks) fail(n, fmt::format("{}: missing 'tokens:'; give a list of words or a word bank", id));
     tokens(*toks, q, id + ".tokens");
-    const int count = q.token_count();
+  }
 
+  // query_token: the asking token of a one-token task (a word, a position from 1, or random).
+  void query_token(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
+    const int count = q.token_count();
     const YamlNode* qt = n.find("query_token");
     if (q.task == Task::one_token) {
       if (!qt) fail(n, fmt::format("{}: a one-token task needs 'query_token:' (a word, a position from 1, or random)", id));
@@ -435,11 +460,20 @@ class Loader {
     } else if (qt) {
       fail(*qt, fmt::format("{}.query_token: only one-token tasks have a query token; every token asks in an all-tokens task", id));
     }
+  }
 
+  // d_k, d_v, d_model, when given (else taken from the fixed inputs).
+  void dimensions(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     if (const YamlNode* x = n.find("d_k")) q.d_k = integer(*x, id + ".d_k", 1, max_dimension);
     if (const YamlNode* x = n.find("d_v")) q.d_v = integer(*x, id + ".d_v", 1, max_dimension);
     if (const YamlNode* x = n.find("d_model")) q.d_model = integer(*x, id + ".d_model", 1, max_dimension);
+  }
 
+  // inputs: query/queries, keys and values, or embeddings and the tables
+  // w_q, w_k, w_v that project them; each fitted to the question's shape.
+  void inputs(const YamlNode& n, QuestionSpec& q, const std::string& task_text) {
+    const std::string& id = q.id;
     const YamlNode* inputs = n.find("inputs");
     if (!inputs) fail(n, fmt::format("{}: needs 'inputs:', a map with query/queries, keys and values (or embeddings, w_q, w_k, w_v)", id));
     if (!inputs->is_map())
@@ -458,52 +492,73 @@ class Loader {
     read("w_k", q.w_k);
     read("w_v", q.w_v);
     q.projections = q.embeddings.present || q.w_q.present || q.w_k.present || q.w_v.present;
-    const std::string in = id + ".inputs";
-    auto at = [&](const char* key) -> const YamlNode& {
-      const YamlNode* x = inputs->find(key);
-      return x ? *x : *inputs;
-    };
-    if (q.projections) {
-      for (const char* key : {"query", "queries", "keys", "values"})
-        if (inputs->find(key))
-          fail(at(key), fmt::format("{}.{}: with projections the student computes {} from embeddings and w_q, w_k, w_v; remove it", in, key, key));
-      for (const char* key : {"embeddings", "w_q", "w_k", "w_v"})
-        if (!inputs->find(key)) fail(*inputs, fmt::format("{}: projections need embeddings, w_q, w_k and w_v; '{}' is missing", in, key));
-      if (q.d_model == 0) {
-        // d_model from the fixed embeddings' width, else a fixed table's height.
-        if (!q.embeddings.random) q.d_model = static_cast<int>(q.embeddings.fixed[0].size());
-        for (const InputSpec* w : {&q.w_q, &q.w_k, &q.w_v})
-          if (q.d_model == 0 && !w->random) q.d_model = static_cast<int>(w->fixed.size());
-        if (q.d_model == 0) fail(n, fmt::format("{}: needs 'd_model:', since the embeddings and tables are all random", id));
-        if (q.d_model > max_dimension) {
-          const bool wide = !q.embeddings.random;
-          fail(at(wide ? "embeddings" : "w_q"),
-               wide ? fmt::format("{}.embeddings: at most {} numbers per row", in, max_dimension)
-                    : fmt::format("{}.w_q: at most {} rows", in, max_dimension));
-        }
-      }
-      fit(q.embeddings, at("embeddings"), in + ".embeddings", false, count, "token", q.d_model, "d_model");
-      fit(q.w_q, at("w_q"), in + ".w_q", false, q.d_model, "embedding dimension (d_model)", q.d_k, "d_k");
-      fit(q.w_k, at("w_k"), in + ".w_k", false, q.d_model, "embedding dimension (d_model)", q.d_k, "d_k");
-      fit(q.w_v, at("w_v"), in + ".w_v", false, q.d_model, "embedding dimension (d_model)", q.d_v, "d_v");
-    } else {
-      if (const YamlNode* x = n.find("d_model"))
-        fail(*x, fmt::format("{}.d_model: only questions with projections (embeddings, w_q, w_k, w_v) have d_model; remove it", id));
-      const char* need = q.task == Task::one_token ? "query" : "queries";
-      const char* wrong = q.task == Task::one_token ? "queries" : "query";
-      if (inputs->find(wrong))
-        fail(at(wrong), fmt::format("{}.{}: {} {} task takes '{}' ({}), not '{}'", in, wrong, q.task == Task::one_token ? "a" : "an", task_text, need,
-                                    q.task == Task::one_token ? "the asking token's vector" : "a row per token", wrong));
-      for (const char* key : {need, "keys", "values"})
-        if (!inputs->find(key)) fail(*inputs, fmt::format("{}: '{}' is missing; {} {} task needs {}, keys and values", in, key, q.task == Task::one_token ? "a" : "an", task_text, need));
-      if (q.task == Task::one_token) fit(q.query, at("query"), in + ".query", true, 1, "", q.d_k, "d_k");
-      else fit(q.queries, at("queries"), in + ".queries", false, count, "token", q.d_k, "d_k");
-      fit(q.keys, at("keys"), in + ".keys", false, count, "token", q.d_k, "d_k");
-      fit(q.values, at("values"), in + ".values", false, count, "token", q.d_v, "d_v");
-    }
+    if (q.projections) projected_inputs(n, *inputs, q);
+    else direct_inputs(n, *inputs, q, task_text);
     if (q.d_k == 0) fail(n, fmt::format("{}: needs 'd_k:', since every input that has it is random", id));
     if (q.d_v == 0) fail(n, fmt::format("{}: needs 'd_v:', since every input that has it is random", id));
+  }
 
+  static const YamlNode& child_or_self(const YamlNode& map, const char* key) {
+    const YamlNode* child = map.find(key);
+    return child ? *child : map;
+  }
+
+  // Projections: the student computes q, K and V from the embeddings.
+  void projected_inputs(const YamlNode& n, const YamlNode& inputs, QuestionSpec& q) {
+    const std::string& id = q.id;
+    const int count = q.token_count();
+    const std::string in = id + ".inputs";
+    // Errors about an input point at it, or at inputs: when it is missing.
+    auto at = [&](const char* key) -> const YamlNode& { return child_or_self(inputs, key); };
+    for (const char* key : {"query", "queries", "keys", "values"})
+      if (inputs.find(key))
+        fail(at(key), fmt::format("{}.{}: with projections the student computes {} from embeddings and w_q, w_k, w_v; remove it", in, key, key));
+    for (const char* key : {"embeddings", "w_q", "w_k", "w_v"})
+      if (!inputs.find(key)) fail(inputs, fmt::format("{}: projections need embeddings, w_q, w_k and w_v; '{}' is missing", in, key));
+    if (q.d_model == 0) {
+      // d_model from the fixed embeddings' width, else a fixed table's height.
+      if (!q.embeddings.random) q.d_model = static_cast<int>(q.embeddings.fixed[0].size());
+      for (const InputSpec* w : {&q.w_q, &q.w_k, &q.w_v})
+        if (q.d_model == 0 && !w->random) q.d_model = static_cast<int>(w->fixed.size());
+      if (q.d_model == 0) fail(n, fmt::format("{}: needs 'd_model:', since the embeddings and tables are all random", id));
+      if (q.d_model > max_dimension) {
+        const bool wide = !q.embeddings.random;
+        fail(at(wide ? "embeddings" : "w_q"),
+             wide ? fmt::format("{}.embeddings: at most {} numbers per row", in, max_dimension)
+                  : fmt::format("{}.w_q: at most {} rows", in, max_dimension));
+      }
+    }
+    fit(q.embeddings, at("embeddings"), in + ".embeddings", false, count, "token", q.d_model, "d_model");
+    fit(q.w_q, at("w_q"), in + ".w_q", false, q.d_model, "embedding dimension (d_model)", q.d_k, "d_k");
+    fit(q.w_k, at("w_k"), in + ".w_k", false, q.d_model, "embedding dimension (d_model)", q.d_k, "d_k");
+    fit(q.w_v, at("w_v"), in + ".w_v", false, q.d_model, "embedding dimension (d_model)", q.d_v, "d_v");
+  }
+
+  // No projections: the query (or queries), keys and values are given.
+  void direct_inputs(const YamlNode& n, const YamlNode& inputs, QuestionSpec& q, const std::string& task_text) {
+    const std::string& id = q.id;
+    const int count = q.token_count();
+    const std::string in = id + ".inputs";
+    // Errors about an input point at it, or at inputs: when it is missing.
+    auto at = [&](const char* key) -> const YamlNode& { return child_or_self(inputs, key); };
+    if (const YamlNode* x = n.find("d_model"))
+      fail(*x, fmt::format("{}.d_model: only questions with projections (embeddings, w_q, w_k, w_v) have d_model; remove it", id));
+    const char* need = q.task == Task::one_token ? "query" : "queries";
+    const char* wrong = q.task == Task::one_token ? "queries" : "query";
+    if (inputs.find(wrong))
+      fail(at(wrong), fmt::format("{}.{}: {} {} task takes '{}' ({}), not '{}'", in, wrong, q.task == Task::one_token ? "a" : "an", task_text, need,
+                                  q.task == Task::one_token ? "the asking token's vector" : "a row per token", wrong));
+    for (const char* key : {need, "keys", "values"})
+      if (!inputs.find(key)) fail(inputs, fmt::format("{}: '{}' is missing; {} {} task needs {}, keys and values", in, key, q.task == Task::one_token ? "a" : "an", task_text, need));
+    if (q.task == Task::one_token) fit(q.query, at("query"), in + ".query", true, 1, "", q.d_k, "d_k");
+    else fit(q.queries, at("queries"), in + ".queries", false, count, "token", q.d_k, "d_k");
+    fit(q.keys, at("keys"), in + ".keys", false, count, "token", q.d_k, "d_k");
+    fit(q.values, at("values"), in + ".values", false, count, "token", q.d_v, "d_v");
+  }
+
+  // scale: none, sqrt-dk or a number above 0.
+  void scale(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     if (const YamlNode* x = n.find("scale")) {
       if (x->is_scalar() && x->text == "none") q.scale.kind = ScaleSpec::Kind::none;
       else if (x->is_scalar() && x->text == "sqrt-dk") q.scale.kind = ScaleSpec::Kind::sqrt_dk;
@@ -516,13 +571,22 @@ class Loader {
         if (q.scale.number <= 0) fail(*x, fmt::format("{}.scale: expected 'none', 'sqrt-dk' or a number above 0; got {}", id, x->text));
       }
     }
+  }
+
+  // mask: none or causal.
+  void mask(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     if (const YamlNode* x = n.find("mask")) {
       const std::string s = text(*x, id + ".mask");
       if (s == "none") q.mask = Mask::none;
       else if (s == "causal") q.mask = Mask::causal;
       else fail(*x, fmt::format("{}.mask: expected 'none' or 'causal'; got '{}'{}", id, s, suggestion(s, {"none", "causal"})));
     }
+  }
 
+  // ask: the parts the student answers, each allowed by the task and inputs.
+  void ask(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     const YamlNode* ask = n.find("ask");
     if (!ask) fail(n, fmt::format("{}: missing 'ask:', the list of parts the student answers (e.g. [scores, weights, output])", id));
     if (!ask->is_sequence() || ask->items.empty())
@@ -540,6 +604,11 @@ class Loader {
         fail(item, fmt::format("{}.ask: a one-token task asks 'query', not 'queries'", id));
       q.ask.push_back(p);
     }
+  }
+
+  // marking: per asked part, its marks, tolerance and follow-through.
+  void markings(const YamlNode& n, QuestionSpec& q) const {
+    const std::string& id = q.id;
     for (Part p : q.ask) q.marking[p] = PartMarking{};
     if (const YamlNode* m = n.find("marking")) {
       if (!m->is_map()) fail(*m, fmt::format("{}.marking: expected a map from part to its marking; got {}", id, describe(*m)));
@@ -554,8 +623,6 @@ class Loader {
         q.marking[p] = marking(value, id + ".marking." + key.text);
       }
     }
-    if (const YamlNode* c = n.find("constraints")) q.constraints = constraints(*c, id + ".constraints");
-    return q;
   }
 
   std::string_view text_;
