@@ -39,12 +39,12 @@
 #include <string>
 #include <unordered_map>
 
-#include "lesson/attention.h"
 #include "base/error.h"
+#include "lesson/attention.h"
 #include "lesson/numbers.h"
 #include "lesson/pcg32.h"
-#include "readers/rubric_loader.h"
 #include "lesson/variant.h"
+#include "readers/rubric_loader.h"
 
 using namespace attnmark;
 namespace fs = std::filesystem;

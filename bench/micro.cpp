@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "lesson/submission.h"
 #include "lesson/attention.h"
 #include "lesson/diagnosis.h"
 #include "lesson/grader.h"
 #include "lesson/number_reader.h"
 #include "lesson/numbers.h"
-#include "readers/rubric_loader.h"
+#include "lesson/submission.h"
 #include "lesson/tolerance.h"
 #include "lesson/variant.h"
+#include "readers/rubric_loader.h"
 
 using namespace attnmark;
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "readers/answer_reader.h"
 #include "base/error.h"
+#include "readers/answer_reader.h"
 #include "fuzz_check.h"
 
 using attnmark::fuzz::one_printable_line;

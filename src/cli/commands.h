@@ -41,7 +41,8 @@ const std::vector<CommandInfo>& command_table();
 // definition errors (main reports them and exits 2).
 int run_command(const Options& options, std::ostream& out, std::ostream& err);
 
-// The subcommands, one file each (generate_command.cpp, mark_command.cpp).
+// The subcommands, one file each: generate.cpp (generate, key, template),
+// validate.cpp, mark.cpp, check.cpp.
 int run_generate(const Options& options, std::ostream& out, std::ostream& err);  // generate, key, template
 int run_validate(const Options& options, std::ostream& out, std::ostream& err);
 int run_mark(const Options& options, std::ostream& out, std::ostream& err);

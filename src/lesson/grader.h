@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/submission.h"
 #include "lesson/rubric.h"
+#include "lesson/submission.h"
 #include "lesson/variant.h"
 
 namespace attnmark {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "lesson/attention.h"
 #include "base/error.h"
+#include "lesson/attention.h"
 #include "lesson/numbers.h"
 #include "lesson/pcg32.h"
 

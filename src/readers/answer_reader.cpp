@@ -11,10 +11,10 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "lesson/rubric.h"
 #include "lesson/variant.h"
 #include "readers/csv.h"
-#include "base/text.h"
 #include "readers/yaml_tree.h"
 
 namespace attnmark {

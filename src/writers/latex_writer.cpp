@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "lesson/numbers.h"
 #include "base/text.h"
+#include "lesson/numbers.h"
 #include "lesson/variant.h"
 
 namespace attnmark {

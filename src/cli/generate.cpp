@@ -1,3 +1,5 @@
+// attnmark generate | key | template RUBRIC: a student's worksheet, answer key or
+// blank answer file, or one per student of a roster.
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -7,18 +9,18 @@
 #include <random>
 
 #include "base/error.h"
-#include "readers/rubric_loader.h"
-#include "lesson/variant.h"
-#include "writers/answer_template.h"
-#include "writers/key_json.h"
-#include "writers/markdown_writer.h"
-#include "cli/commands.h"
 #include "base/file_names.h"
 #include "base/files.h"
-#include "writers/html_writer.h"
 #include "base/threads.h"
-#include "writers/latex_writer.h"
+#include "cli/commands.h"
+#include "lesson/variant.h"
 #include "readers/roster.h"
+#include "readers/rubric_loader.h"
+#include "writers/answer_template.h"
+#include "writers/html_writer.h"
+#include "writers/key_json.h"
+#include "writers/latex_writer.h"
+#include "writers/markdown_writer.h"
 #include "writers/sheet_document.h"
 #include "writers/theme.h"
 
@@ -224,25 +226,6 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
   emit(options, render(job, rubric, variant, std::string(), style), what, out, err);
   return 0;
-}
-
-int run_validate(const Options& options, std::ostream& out, std::ostream& err) {
-  if (options.rubrics.empty()) throw Error("validate: expected one or more rubric files");
-  int status = 0;
-  for (const std::string& path : options.rubrics) {
-    try {
-      const Rubric rubric = load_rubric_file(path);
-      // Draw a few variants so impossible constraints show now, not in class.
-      const std::uint64_t seed = rubric.seed.value_or(0);
-      for (int i = 0; i < 20; ++i) make_variant(rubric, seed, fmt::format("validate-{}", i));
-      out << fmt::format("{}: ok ({} question{})\n", path, rubric.questions.size(),
-                         rubric.questions.size() == 1 ? "" : "s");
-    } catch (const Error& e) {
-      err << e.report() << "\n";
-      status = 2;
-    }
-  }
-  return status;
 }
 
 }  // namespace attnmark
