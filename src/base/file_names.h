@@ -1,4 +1,4 @@
-// file_names.h: the one maker of file names from student ids, for every
+// base/file_names.h: the one maker of file names from student ids, for every
 // file named after a student (feedback files, roster worksheets and keys).
 //
 //   FileStems stems({"class-pack", "class-key"});  // names never handed out

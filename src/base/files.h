@@ -1,4 +1,4 @@
-// file_io.h: reading and writing whole files, with sizes capped and writes atomic.
+// base/files.h: reading and writing whole files, with sizes capped and writes atomic.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// text.h: the one home of attnmark's text helpers: trimming and case,
+// base/text.h: the one home of attnmark's text helpers: trimming and case,
 // UTF-8 decoding, untrusted bytes made safe to show, and the encoding check
 // that every reader of untrusted files runs before any parser sees the bytes.
 //

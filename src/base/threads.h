@@ -1,4 +1,4 @@
-// parallel.h: the one way attnmark uses several cores.
+// base/threads.h: the one way attnmark uses several cores.
 #pragma once
 
 #include <algorithm>

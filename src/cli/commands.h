@@ -1,4 +1,4 @@
-// commands.h: the subcommands, run from options that main() has parsed.
+// cli/commands.h: the subcommands, run from options that main() has parsed.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// attnmark/attention.h: the lesson's arithmetic, the same on every platform.
+// lesson/attention.h: the lesson's arithmetic, the same on every platform.
 //
 // Every function uses only IEEE-754 +, −, ×, ÷ and sqrt in a fixed order
 // (the build sets -ffp-contract=off), so results are bit-identical across

@@ -1,4 +1,4 @@
-// attnmark/diagnosis.h: the typical mistakes of the lesson, as numbers.
+// lesson/diagnosis.h: the typical mistakes of the lesson, as numbers.
 //
 // Each mistake has a stable code (class reports count them), a kind
 // one-sentence explanation tied to the lesson's step, and a way to compute

@@ -1,4 +1,4 @@
-// graded_submission.h: what became of one submission: its status, why, and
+// lesson/graded_submission.h: what became of one submission: its status, why, and
 // its marks. One gradebook row, one feedback file.
 //
 //   GradedSubmission g = judge(rubric, seed, submission, "");

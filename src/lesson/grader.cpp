@@ -108,7 +108,7 @@ const PartAnswer* find_part(const Submission& s, const std::string& question, Pa
   auto qa = s.answers.find(question);
   if (qa == s.answers.end()) return nullptr;
   auto pa = qa->second.find(part_name(part));
-  if (pa == qa->second.end() && part == Part::most_attended) pa = qa->second.find("most-attended");
+  if (pa == qa->second.end() && part == Part::most_attended) pa = qa->second.find(std::string(most_attended_alias));
   return pa == qa->second.end() ? nullptr : &pa->second;
 }
 
@@ -628,7 +628,7 @@ Marked grade(const Variant& variant, const Submission& submission) {
     for (const auto& entry : parts) {
       const std::string& name = entry.first;
       const bool asked = std::any_of(q->spec->ask.begin(), q->spec->ask.end(), [&](Part p) {
-        return name == part_name(p) || (p == Part::most_attended && name == "most-attended");
+        return parse_part(name) == p;
       });
       if (!asked) marked.notes.push_back(fmt::format("{}.{} is not asked in this rubric and was not marked", id, name));
     }

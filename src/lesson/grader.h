@@ -1,4 +1,4 @@
-// attnmark/grader.h: marks one submission against its variant, like a human marker.
+// lesson/grader.h: marks one submission against its variant, like a human marker.
 //
 // Each cell is judged within the part's tolerance (tolerance.h). A part that
 // is wrong is checked again against the student's own earlier answers

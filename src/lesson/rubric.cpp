@@ -19,6 +19,14 @@ const char* part_name(Part part) {
   return "?";
 }
 
+std::optional<Part> parse_part(std::string_view name) {
+  for (Part p : {Part::query, Part::queries, Part::keys, Part::values, Part::scores, Part::weights, Part::output,
+                 Part::most_attended})
+    if (name == part_name(p)) return p;
+  if (name == most_attended_alias) return Part::most_attended;
+  return std::nullopt;
+}
+
 std::string part_label(Part part) {
   std::string label = part_name(part);
   std::replace(label.begin(), label.end(), '_', ' ');

@@ -1,4 +1,4 @@
-// attnmark/rubric.h: an exercise definition (a rubric) as plain structs.
+// lesson/rubric.h: an exercise definition (a rubric) as plain structs.
 //
 // A rubric is a list of attention questions with their marking scheme. The
 // loader (rubric_loader.h) fills these from YAML; the generator (variant.h)
@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lesson/matrix.h"
@@ -51,6 +52,14 @@ enum class Part {
 
 // The part's name in answer files, keys and sheets: "scores", "most_attended".
 const char* part_name(Part part);
+
+// The part a name in a rubric or an answer file means: its part_name(), or
+// "most-attended" for Part::most_attended. nullopt for anything else.
+//   parse_part("weights") == Part::weights; parse_part("most-attended") == Part::most_attended
+std::optional<Part> parse_part(std::string_view name);
+
+// The other spelling parse_part() accepts, which answer files may use too.
+inline constexpr std::string_view most_attended_alias = "most-attended";
 
 // The part's name for people: "most attended", not "most_attended".
 //   part_label(Part::most_attended) == "most attended"

@@ -1,7 +1,7 @@
-// attnmark/answers.h: one student's submission as read, before marking.
+// lesson/submission.h: one student's submission as read, before marking.
 //
-// Readers (answer_reader.h) fill it from an answer file or a sheet row; the
-// grader (grader.h) marks it. Cells keep the text the student wrote, so
+// Readers (readers/answer_reader.h) fill it from an answer file or a sheet row; the
+// grader (lesson/grader.h) marks it. Cells keep the text the student wrote, so
 // feedback can quote it back.
 //
 //   Submission s;

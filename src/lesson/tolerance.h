@@ -1,4 +1,4 @@
-// attnmark/tolerance.h: when a student's number counts as right.
+// lesson/tolerance.h: when a student's number counts as right.
 //
 //   Tolerance t{Tolerance::Mode::decimals, 0, 0, 3};
 //   within(t, 0.665, 0.66524);   // true: window 0.66524 ± 0.00051, strict

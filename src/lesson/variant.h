@@ -1,4 +1,4 @@
-// attnmark/variant.h: one student's variant of a rubric, with exact answers.
+// lesson/variant.h: one student's variant of a rubric, with exact answers.
 //
 // A variant is fixed by one 64-bit id, made from the seed and the student id
 // (variant_id). Every number is drawn with PCG32 and computed with

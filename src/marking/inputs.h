@@ -1,4 +1,4 @@
-// inputs.h: what `mark` is given, read and checked before anything is
+// marking/inputs.h: what `mark` is given, read and checked before anything is
 // judged: the answer files in full, the class sheets checked (a row is read
 // again when it is judged), every submission's place in input order, and
 // which of a student's submissions counts (the last).

@@ -1,4 +1,4 @@
-// judge.h: one submission judged against the rubric: its status, the
+// marking/judge.h: one submission judged against the rubric: its status, the
 // reason, and its marks.
 //
 //   GradedSubmission g = judge(rubric, seed, submission, "");

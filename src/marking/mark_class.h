@@ -1,4 +1,4 @@
-// mark_class.h: marking a class (the `mark` command).
+// marking/mark_class.h: marking a class (the `mark` command).
 //
 // A class is marked as a stream: the inputs are read and checked first (so
 // each student's last submission is known), then submissions are judged in

@@ -1,4 +1,4 @@
-// summary.h: the class at a glance: summary.md and summary.html, from a
+// marking/summary.h: the class at a glance: summary.md and summary.html, from a
 // ClassSummary gathered one submission at a time, so a large class never
 // has to be held in memory whole.
 //

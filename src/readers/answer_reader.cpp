@@ -425,11 +425,10 @@ bool is_question_word(std::string_view s) {
   });
 }
 
+// A part's own name (a sheet's columns do not take the "most-attended" spelling).
 bool is_part_name(std::string_view s) {
-  for (Part p : {Part::query, Part::queries, Part::keys, Part::values, Part::scores, Part::weights,
-                 Part::output, Part::most_attended})
-    if (s == part_name(p)) return true;
-  return false;
+  const std::optional<Part> p = parse_part(s);
+  return p && s == part_name(*p);
 }
 
 // A 1-based index in a column name; values above `cap` read as cap + 1 (the

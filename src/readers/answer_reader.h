@@ -1,4 +1,4 @@
-// answer_reader.h: reads students' answers from answer files and class sheets.
+// readers/answer_reader.h: reads students' answers from answer files and class sheets.
 //
 //   Submission s = read_answer_file(text, "answers/s001.yaml");
 //   if (!s.unreadable.empty()) report(s.source, s.unreadable);

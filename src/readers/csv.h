@@ -1,4 +1,4 @@
-// csv.h: RFC 4180 reading (writing is writers/csv_writer.h).
+// readers/csv.h: RFC 4180 reading (writing is writers/csv_writer.h).
 //
 //   CsvReader reader(text, "answers.csv");
 //   CsvRecord record;

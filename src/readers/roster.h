@@ -1,4 +1,4 @@
-// roster.h: a class list (CSV).
+// readers/roster.h: a class list (CSV).
 //
 //   std::vector<RosterEntry> students = read_roster(read_file(path, limit), path);
 //

@@ -279,12 +279,11 @@ class Loader {
   }
 
   Part part(const YamlNode& n, const std::string& field) const {
+    // As messages list them.
     static const std::vector<std::string> names = {"query", "queries", "keys", "values", "scores",
                                                    "weights", "output", "most-attended"};
     const std::string s = text(n, field);
-    if (s == "most_attended") return Part::most_attended;
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == s) return static_cast<Part>(i);
+    if (const std::optional<Part> p = parse_part(s)) return *p;
     fail(n, fmt::format("{}: unknown part '{}'{}; parts are {}", field, s, suggestion(s, names), quoted_list(names)));
   }
 

@@ -1,4 +1,4 @@
-// attnmark/rubric_loader.h: reads and validates exercise definitions (YAML).
+// readers/rubric_loader.h: reads and validates exercise definitions (YAML).
 //
 // The format is documented in docs/rubric-format.md. Every mistake is an
 // Error naming file:line:column, the field, what was wrong and what is

@@ -1,4 +1,4 @@
-// yaml_tree.h: a YAML document read into plain nodes that remember their place.
+// readers/yaml_tree.h: a YAML document read into plain nodes that remember their place.
 //
 // The only file that includes yaml-cpp is yaml_tree.cpp. It reads events, not
 // yaml-cpp's Node, so the traps of yaml-cpp 0.7 are closed in one place:
@@ -54,11 +54,11 @@ struct YamlLimits {
 // with the source line for a syntax error, a second document, an anchor or
 // alias, an explicit tag, a duplicate or non-scalar key, or a broken limit.
 // Checked before yaml-cpp sees a byte: the size ("file is N bytes; the limit
-// is M") and the encoding (safe_text.h's encoding_problem: UTF-16, UTF-32,
+// is M") and the encoding (base/text.h's encoding_problem: UTF-16, UTF-32,
 // NUL bytes, not UTF-8), both without a place. A UTF-8 BOM is skipped.
 // The depth cap is met on the way down, before yaml-cpp recurses further, so
 // 100,000 '[' give "nested deeper than 64 levels", not a stack overflow.
-// Every message is one line: user text in it is escaped (safe_text.h).
+// Every message is one line: user text in it is escaped (base/text.h).
 YamlNode parse_yaml(std::string_view text, const std::string& file,
                     const YamlLimits& limits = {});
 

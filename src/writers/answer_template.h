@@ -1,4 +1,4 @@
-// answer_template.h: the blank answer file (YAML) a student fills in.
+// writers/answer_template.h: the blank answer file (YAML) a student fills in.
 //
 //   std::string yaml = render_answer_template(rubric, v);  // every asked cell is ~
 #pragma once

@@ -1,4 +1,4 @@
-// csv_writer.h: CSV fields written for spreadsheets and LMSs to import
+// writers/csv_writer.h: CSV fields written for spreadsheets and LMSs to import
 // (RFC 4180 quoting, formulas neutralised).
 //
 //   out += csv_field(header) + ',' + csv_text_field(student_name) + "\r\n";

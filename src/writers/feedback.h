@@ -1,4 +1,4 @@
-// feedback.h: one student's marks as they read them: feedback/<student>.json
+// writers/feedback.h: one student's marks as they read them: feedback/<student>.json
 // (and each line of feedback.jsonl), .md and .html, and the terminal table
 // of `check`. Reference answers are shown only when `reveal` is true.
 //

@@ -1,4 +1,4 @@
-// gradebook.h: gradebook.csv, one row per submission, for spreadsheets and
+// writers/gradebook.h: gradebook.csv, one row per submission, for spreadsheets and
 // LMS imports (CRLF line ends; text from students neutralised, see
 // csv_writer.h).
 //

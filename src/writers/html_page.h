@@ -1,4 +1,4 @@
-// html_page.h: safe text in HTML and CSS, and the self-contained page every
+// writers/html_page.h: safe text in HTML and CSS, and the self-contained page every
 // HTML output is wrapped in (inline CSS, no script, nothing fetched).
 //
 //   std::string body = "<p>" + html_escape(student_name) + "</p>";

@@ -1,4 +1,4 @@
-// html_writer.h: worksheets, keys and class packs as printable HTML.
+// writers/html_writer.h: worksheets, keys and class packs as printable HTML.
 //
 //   SheetDocument doc = sheet_document(rubric, variant, Sheet::worksheet);
 //   std::string one  = sheet_html(doc, "Ada Lovelace", style);          // one student

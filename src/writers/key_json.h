@@ -1,4 +1,4 @@
-// key_json.h: a worksheet or key as JSON, for tools (see docs/reports.md,
+// writers/key_json.h: a worksheet or key as JSON, for tools (see docs/reports.md,
 // "Shapes other tools rely on").
 //
 //   std::string json = render_json(v, Sheet::key);       // unrounded answers

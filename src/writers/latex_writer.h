@@ -1,4 +1,4 @@
-// latex_writer.h: worksheets, keys and class packs as LaTeX for pdflatex.
+// writers/latex_writer.h: worksheets, keys and class packs as LaTeX for pdflatex.
 //
 //   std::string tex = sheet_latex({{doc, "Ada Lovelace"}}, TextSize::normal);
 //

@@ -1,4 +1,4 @@
-// markdown_writer.h: a worksheet or key in Markdown, laid out like the
+// writers/markdown_writer.h: a worksheet or key in Markdown, laid out like the
 // lesson's tables. The worksheet has blank cells; the key fills them with
 // every worked step (products, e^score, total, weights, weight × value, sum).
 //

@@ -1,4 +1,4 @@
-// report_words.h: the words, symbols and styles that every report shares,
+// writers/report_words.h: the words, symbols and styles that every report shares,
 // defined once: the verdict symbols and their legend, scores as people read
 // them, and the CSS of the HTML reports.
 //

@@ -1,4 +1,4 @@
-// sheet_document.h: a worksheet or key as a document (headings, paragraphs,
+// writers/sheet_document.h: a worksheet or key as a document (headings, paragraphs,
 // tables of cells), the one model that the Markdown, HTML and LaTeX writers
 // lay out, so the three can never say different things.
 //

@@ -1,4 +1,4 @@
-// theme.h: the colours and text sizes of every HTML page attnmark writes,
+// writers/theme.h: the colours and text sizes of every HTML page attnmark writes,
 // and the WCAG contrast arithmetic that proves each theme readable.
 //
 //   HtmlStyle style = html_style("cream", "large");   // throws Error on a bad value
