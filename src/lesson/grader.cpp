@@ -16,72 +16,8 @@
 namespace attnmark {
 namespace {
 
-constexpr double tiny = 1e-9;  // slack for binary rounding of decimal answers
+constexpr double tiny = rounding_slack;
 
-// 10^-decimals, from a table: this runs for every cell of every student.
-double unit(int decimals) {
-  static const double powers[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8,
-                                  1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15};
-  return decimals >= 0 && decimals <= 15 ? powers[decimals] : std::pow(10.0, -decimals);
-}
-
-Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, atol, 0, 0}; }
-
-// The weights a student gets working as the lesson does: scores rounded as
-// asked, e^score to 2 decimals, divided by their total.
-// REQUIRES: scores.size() <= max_tokens.
-std::array<double, max_tokens> lesson_weights(const Vector& scores, int score_decimals) {
-  std::array<double, max_tokens> powers{};
-  double total = 0;
-  for (std::size_t j = 0; j < scores.size(); ++j) {
-    powers[j] = scores[j] == masked_score ? 0.0 : round_to(portable_exp(round_to(scores[j], score_decimals)), 2);
-    total += powers[j];
-  }
-  for (std::size_t j = 0; j < scores.size(); ++j) powers[j] = total == 0 ? 0.0 : powers[j] / total;
-  return powers;
-}
-
-// Default tolerances of a row of weights: the asked window, widened by what
-// the lesson's own rounding of e^score moves each weight.
-// REQUIRES: exact is softmax of scores (the variant's weights, or carried ones).
-void weight_tolerances(const QuestionVariant& q, const Vector& scores, const Vector& exact,
-                       std::vector<Tolerance>& out) {
-  const int dw = q.spec->decimals(Part::weights);
-  const std::array<double, max_tokens> lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
-  out.clear();
-  for (std::size_t j = 0; j < scores.size(); ++j)
-    out.push_back(absolute(std::max(0.51 * unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * unit(dw)) + tiny));
-}
-
-// Default tolerances of a row of the output: weights rounded as asked, each
-// product rounded as asked, the sum rounded as asked (the lesson's table).
-void output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values,
-                       std::vector<Tolerance>& out) {
-  const int dw = q.spec->decimals(Part::weights);
-  const int d = q.spec->decimals(Part::output);
-  std::array<double, max_tokens> rounded_weights;  // a weight per token
-  for (std::size_t j = 0; j < weights.size(); ++j) rounded_weights[j] = round_to(weights[j], dw);
-  out.clear();
-  for (std::size_t c = 0; c < values[0].size(); ++c) {
-    double exact = 0, rounded = 0;
-    int inexact_products = 0;
-    for (std::size_t j = 0; j < weights.size(); ++j) {
-      exact += weights[j] * values[j][c];
-      const double product = rounded_weights[j] * values[j][c];
-      rounded += product;
-      if (std::fabs(round_to(product, d) - product) > tiny) ++inexact_products;
-    }
-    out.push_back(absolute(std::max(0.51 * unit(d), std::fabs(rounded - exact) + 0.5 * unit(d) * (1 + inexact_products)) + tiny));
-  }
-}
-
-// Scores and projections: exact when they must be whole numbers, else the asked window.
-Tolerance plain_tolerance(const QuestionVariant& q, Part part) {
-  const QuestionSpec& spec = *q.spec;
-  const bool whole = part == Part::scores ? spec.integral_scores() : spec.decimals(part) == 0;
-  if (whole) return absolute(tiny);
-  return Tolerance{Tolerance::Mode::decimals, 0, 0, spec.decimals(part)};
-}
 
 // One row of a student's numbers; false when some cell of it is not readable.
 // (Like an optional<Vector>, but its storage outlives being empty.)
@@ -358,7 +294,7 @@ class QuestionGrader {
               cell.verdict = Verdict::carried;
               ++carried_cells;
             } else if (read.decimals >= 0 && read.decimals < decimals &&
-                       std::fabs(read.value - t) < 0.51 * unit(read.decimals)) {
+                       std::fabs(read.value - t) < 0.51 * decimal_unit(read.decimals)) {
               cell.verdict = Verdict::imprecise;
               cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
                                       read.decimals == 1 ? "" : "s", decimals);
@@ -452,7 +388,7 @@ class QuestionGrader {
             all = want == masked_score;
           } else if (cell.value) {
             const int d = w.read(r, c).decimals;
-            const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * unit(d) : 0.0);
+            const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * decimal_unit(d) : 0.0);
             all = want != masked_score && std::fabs(*cell.value - want) <= slack + tiny;
           }
         }
@@ -480,7 +416,7 @@ class QuestionGrader {
         }
         total += *cell.value;
         const int d = read_number(cell.given).decimals;
-        slack += d >= 0 ? 0.5 * unit(d) : 0.0;
+        slack += d >= 0 ? 0.5 * decimal_unit(d) : 0.0;
       }
       if (complete && std::fabs(total - 1) > slack) rows.push_back(r);
     }
@@ -587,22 +523,6 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::unreadable: return "unreadable";
   }
   return "?";
-}
-
-Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col) {
-  switch (part) {
-    case Part::weights: {
-      std::vector<Tolerance> out;
-      weight_tolerances(q, q.scores[row], q.weights[row], out);
-      return out[col];
-    }
-    case Part::output: {
-      std::vector<Tolerance> out;
-      output_tolerances(q, q.weights[row], q.values, out);
-      return out[col];
-    }
-    default: return plain_tolerance(q, part);
-  }
 }
 
 Marked grade(const Variant& variant, const Submission& submission) {

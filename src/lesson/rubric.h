@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lesson/matrix.h"
+#include "lesson/tolerance.h"
 
 namespace attnmark {
 
@@ -90,25 +91,11 @@ struct InputSpec {
   bool integral() const;
 };
 
-// How close an answer must be. Semantics are the grader's (tolerance.h).
-struct Tolerance {
-  enum class Mode {
-    absolute,  // |given − true| ≤ atol + rtol·|true| (rtol may be 0)
-    relative,  // the same formula, named by its main term
-    sigfigs,   // true rounded to `digits` significant figures, window ±0.51 unit
-    decimals,  // true rounded to `digits` decimal places, window ±0.51 unit
-  };
-  Mode mode = Mode::absolute;
-  double atol = 0;
-  double rtol = 0;
-  int digits = 0;
-};
-
 // How the student gets marks for one part.
 struct PartMarking {
   double marks = 1;
   std::optional<int> decimals;          // decimals asked for; default by part
-  std::optional<Tolerance> tolerance;   // default derived by the grader
+  std::optional<Tolerance> tolerance;   // else the default (default_tolerances, tolerance.h)
   bool per_cell = true;                 // partial credit per cell, else all-or-nothing
   bool follow_through = true;           // credit a right method on wrong inputs
   double follow_through_credit = 1.0;   // fraction of the marks, in [0, 1]

@@ -1,4 +1,5 @@
-// lesson/tolerance.h: when a student's number counts as right.
+// lesson/tolerance.h: when a student's number counts as right: the one home
+// of tolerances, their rules and the defaults a rubric need not state.
 //
 //   Tolerance t{Tolerance::Mode::decimals, 0, 0, 3};
 //   within(t, 0.665, 0.66524);   // true: window 0.66524 ± 0.00051, strict
@@ -11,11 +12,42 @@
 //   sigfigs n:   the same window with 10^(⌊log10|true|⌋ − n + 1); for true = 0, 10^(1 − n)
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <string>
+#include <vector>
 
-#include "lesson/rubric.h"
+#include "lesson/matrix.h"
 
 namespace attnmark {
+
+enum class Part;  // lesson/rubric.h
+struct QuestionVariant;  // lesson/variant.h
+
+// How close an answer must be. Semantics below.
+struct Tolerance {
+  enum class Mode {
+    absolute,  // |given − true| ≤ atol + rtol·|true| (rtol may be 0)
+    relative,  // the same formula, named by its main term
+    sigfigs,   // true rounded to `digits` significant figures, window ±0.51 unit
+    decimals,  // true rounded to `digits` decimal places, window ±0.51 unit
+  };
+  Mode mode = Mode::absolute;
+  double atol = 0;
+  double rtol = 0;
+  int digits = 0;
+};
+
+// Slack for the binary rounding of decimal answers: 0.1 is not a double.
+inline constexpr double rounding_slack = 1e-9;
+
+// 10^-decimals: the unit of the last decimal place. decimal_unit(3) == 0.001.
+// From a table, inline: the grader asks for every cell of every student.
+inline double decimal_unit(int decimals) {
+  static constexpr double powers[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8,
+                                      1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15};
+  return decimals >= 0 && decimals <= 15 ? powers[decimals] : std::pow(10.0, -decimals);
+}
 
 // True when `given` is close enough to `truth`. REQUIRES: both finite.
 bool within(const Tolerance& tolerance, double given, double truth);
@@ -25,5 +57,27 @@ double half_width(const Tolerance& tolerance, double truth);
 
 // A short description for feedback: "exactly", "within ±0.0275".
 std::string describe(const Tolerance& tolerance, double truth);
+
+// ---- Defaults: a rubric's part without a `tolerance:` is marked with these.
+
+// Default tolerances of a row of weights: the asked window, widened by what
+// the lesson's own rounding moves each weight (scores rounded as asked,
+// e^score to 2 decimals, divided by their total).
+// REQUIRES: exact is softmax of scores (the variant's weights, or carried ones).
+void weight_tolerances(const QuestionVariant& q, const Vector& scores, const Vector& exact,
+                       std::vector<Tolerance>& out);
+
+// Default tolerances of a row of the output: weights rounded as asked, each
+// product rounded as asked, the sum rounded as asked (the lesson's table).
+void output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values,
+                       std::vector<Tolerance>& out);
+
+// Default tolerance of scores and projections: exact when they must be whole
+// numbers, else the asked decimal places.
+Tolerance plain_tolerance(const QuestionVariant& q, Part part);
+
+// The default tolerance of one cell of the reference answer (row, column).
+// REQUIRES: part is asked in q; row and col inside its answer.
+Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col);
 
 }  // namespace attnmark
