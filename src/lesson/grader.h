@@ -77,9 +77,4 @@ struct Marked {
 // REQUIRES: variant made from a valid rubric, which outlives it.
 Marked grade(const Variant& variant, const Submission& submission);
 
-// The tolerance used for one cell when the rubric gives none: integer
-// scores exact; others a window at the asked decimals, widened by what
-// rounding the earlier steps as asked can carry (see README, "Tolerances").
-Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col);
-
 }  // namespace attnmark

@@ -76,7 +76,10 @@ void output_tolerances(const QuestionVariant& q, const Vector& weights, const Ma
 // numbers, else the asked decimal places.
 Tolerance plain_tolerance(const QuestionVariant& q, Part part);
 
-// The default tolerance of one cell of the reference answer (row, column).
+// The tolerance of one cell of the reference answer (row, column) when the
+// rubric gives none: integer scores exact; others a window at the asked
+// decimals, widened by what rounding the earlier steps as asked can carry
+// (docs/marking.md, "Tolerances").
 // REQUIRES: part is asked in q; row and col inside its answer.
 Tolerance cell_tolerance(const QuestionVariant& q, Part part, std::size_t row, std::size_t col);
 

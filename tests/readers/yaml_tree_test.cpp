@@ -1,5 +1,5 @@
 // The YAML reader closes yaml-cpp 0.7's traps; each is tested on its exact input.
-#include <catch2/catch.hpp>
+#include "support/test_support.h"
 
 #include "base/error.h"
 #include "readers/yaml_tree.h"

@@ -3,7 +3,7 @@
 //
 // Cases tagged [!mayfail] describe the behaviour the loader should have but
 // (at the time of writing) does not; see the comment on each.
-#include <catch2/catch.hpp>
+#include "support/test_support.h"
 
 #include <filesystem>
 #include <initializer_list>

@@ -2,7 +2,7 @@
 // key and a class summary are printed to PDF by headless Chromium and read
 // back with poppler (pdfinfo, pdftotext), as a teacher would print them; the
 // LaTeX sheets are compiled with pdflatex. Needs the Debian packages that
-// scripts/print-deps installs. Without them the tests fail when CI is set
+// scripts/setup --print installs. Without them the tests fail when CI is set
 // and are skipped with a warning otherwise.
 //
 //   ctest --test-dir build -L browser           # just these
@@ -81,7 +81,7 @@ bool tools_present(std::initializer_list<const char*> tools) {
   for (const char* t : tools)
     if (!have(t)) missing += std::string(missing.empty() ? "" : ", ") + t;
   if (missing.empty()) return true;
-  const std::string message = "missing " + missing + ": run scripts/print-deps (Debian packages chromium, "
+  const std::string message = "missing " + missing + ": run scripts/setup --print (Debian packages chromium, "
                               "poppler-utils, texlive-latex-base, texlive-latex-recommended)";
   if (std::getenv("CI")) FAIL(message);
   WARN("skipped: " << message);

@@ -1,5 +1,6 @@
 // The generator: reproducible, different per student, and fair by construction.
-#include <catch2/catch.hpp>
+#include "support/test_support.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -17,9 +18,6 @@
 using namespace attnmark;
 
 namespace {
-Rubric shipped(const std::string& name) {
-  return load_rubric_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/" + name + ".yaml");
-}
 const char* const all_rubrics[] = {"lesson", "one-token", "all-tokens", "scaled-causal", "projections"};
 }  // namespace
 

@@ -1,4 +1,5 @@
-#include <catch2/catch.hpp>
+// PCG32 (lesson/pcg32.h): the reference vector, and draws pinned for ever.
+#include "support/test_support.h"
 
 #include "lesson/pcg32.h"
 

@@ -2,9 +2,10 @@
 // teacher runs it: `attnmark mark rubrics/class-demo.yaml` on the folder of
 // uploads and on the form's CSV export. The expectations are what a fair
 // human marker gives each student, worked out by hand from their variant.
-#include <catch2/catch.hpp>
+// Then a run of mark_class (marking/mark_class.h) killed part way: its
+// reports appear whole or not at all.
+#include "support/test_support.h"
 
-#include "test_support.h"
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
@@ -17,6 +18,9 @@
 #include <vector>
 
 #include "base/files.h"
+
+using attnmark::read_file;
+using attnmark::write_file;
 
 namespace {
 
@@ -327,7 +331,7 @@ void check_summary(const fs::path& out) {
 
 }  // namespace
 
-TEST_CASE("the demo class's folder of uploads is marked as a fair marker would") {
+TEST_CASE("the demo class's folder of uploads is marked as a fair marker would", "[threads]") {
   Run run;
   const fs::path out = mark("fixtures/class/answers", "folder", &run);
   const std::vector<Row> rows = gradebook(out);
@@ -384,7 +388,7 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would")
   }
 }
 
-TEST_CASE("the demo class's form export is marked the same way") {
+TEST_CASE("the demo class's form export is marked the same way", "[threads]") {
   Run run;
   const fs::path out = mark("fixtures/class/sheet.csv", "sheet", &run);
   const std::vector<Row> rows = gradebook(out);
@@ -420,5 +424,27 @@ TEST_CASE("the demo class's form export is marked the same way") {
     CHECK(again.status == 2);
     CHECK(again.err.find("already holds 'gradebook.csv' from an earlier run; pass --force to replace it") !=
           std::string::npos);
+  }
+}
+
+TEST_CASE("a mark run killed part way leaves no half-written gradebook") {
+  // The reports are written under temporary names and renamed at the end,
+  // so a run stopped at any moment leaves a whole gradebook or none.
+  const fs::path dir = scratch() / "interrupted";
+  fs::create_directories(dir);
+  std::string sheet = "student,q1.scores.1,q1.scores.2,q1.scores.3\n";
+  for (int i = 0; i < 20000; ++i) sheet += "s" + std::to_string(i) + ",2,0,1\n";
+  write_file((dir / "big.csv").string(), sheet);
+  for (const char* delay : {"0.05", "0.2", "0.6"}) {
+    const fs::path out = dir / (std::string("out-") + delay);
+    const std::string command = "'" + std::string(ATTNMARK_BINARY) + "' mark '" + (root / "rubrics/lesson.yaml").string() +
+                                "' '" + (dir / "big.csv").string() + "' --out '" + out.string() +
+                                "' >/dev/null 2>&1 </dev/null & pid=$!; sleep " + delay +
+                                "; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; true";
+    REQUIRE(std::system(command.c_str()) == 0);
+    INFO("killed after " << delay << " s");
+    if (!fs::exists(out / "gradebook.csv")) continue;  // stopped before the end: no gradebook at all
+    const auto records = parse_csv(read_file((out / "gradebook.csv").string(), 1 << 26));
+    CHECK(records.size() == 20001);  // the header and every row
   }
 }

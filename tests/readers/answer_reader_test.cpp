@@ -1,6 +1,6 @@
 // The answer readers on exact inputs: what a student's file or a sheet row
 // becomes, every unreadable reason word for word, and every note.
-#include <catch2/catch.hpp>
+#include "support/test_support.h"
 
 #include <string>
 #include <vector>

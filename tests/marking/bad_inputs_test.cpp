@@ -20,11 +20,11 @@
 //              status     the gradebook statuses of the sheet's rows, joined with " | "
 // ATTNMARK_UPDATE_BAD=1 rewrites the expected column from what attnmark does
 // now; read the diff of expected.tsv before committing it.
-#include <catch2/catch.hpp>
+// (Hostile inputs that need no corpus are tested beside what they attack:
+// readers/csv_test.cpp, writers/csv_writer_test.cpp, base/files_test.cpp,
+// marking/mark_class_test.cpp.)
+#include "support/test_support.h"
 
-#include "test_support.h"
-
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,8 +41,6 @@
 #include <vector>
 
 #include "readers/answer_reader.h"
-#include "readers/csv.h"
-#include "writers/csv_writer.h"
 #include "base/error.h"
 #include "lesson/grader.h"
 #include "readers/rubric_loader.h"
@@ -209,23 +207,6 @@ std::vector<std::string> corpus_files() {
 
 namespace {
 
-// A scratch folder of this process's own: CTest runs test cases in parallel.
-// Every path under `dir` (relative), with its size, as a sorted listing.
-std::vector<std::string> listing(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    const auto& p = it->path();
-    std::string entry = fs::relative(p, dir).string();
-    if (it->is_symlink(ec)) entry += " -> symlink";
-    else if (it->is_regular_file(ec)) entry += " " + std::to_string(fs::file_size(p, ec));
-    out.push_back(entry);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // The gradebook of one `mark` run over the corpus, with its columns by name.
 struct Gradebook {
   std::vector<std::string> header;
@@ -297,7 +278,7 @@ std::string corpus_file_of(const std::string& source) {
 
 }  // namespace
 
-TEST_CASE("fixtures/bad marked as one class: every file and row once, with a status and a reason") {
+TEST_CASE("fixtures/bad marked as one class: every file and row once, with a status and a reason", "[threads]") {
   const MarkRun& run = mark_run();
   INFO(run.err);
   REQUIRE(run.status == 0);
@@ -481,82 +462,4 @@ TEST_CASE("fixtures/bad: every file gets exactly the message or status expected.
     INFO(f);
     CHECK(covered.count(f) == 1);
   }
-}
-
-
-TEST_CASE("a mark run killed part way leaves no half-written gradebook") {
-  // The reports are written under temporary names and renamed at the end,
-  // so a run stopped at any moment leaves a whole gradebook or none.
-  const fs::path dir = scratch() / "interrupted";
-  fs::create_directories(dir);
-  std::string sheet = "student,q1.scores.1,q1.scores.2,q1.scores.3\n";
-  for (int i = 0; i < 20000; ++i) sheet += "s" + std::to_string(i) + ",2,0,1\n";
-  write_file((dir / "big.csv").string(), sheet);
-  for (const char* delay : {"0.05", "0.2", "0.6"}) {
-    const fs::path out = dir / (std::string("out-") + delay);
-    const std::string command = "'" + std::string(ATTNMARK_BINARY) + "' mark '" + (root / "rubrics/lesson.yaml").string() +
-                                "' '" + (dir / "big.csv").string() + "' --out '" + out.string() +
-                                "' >/dev/null 2>&1 </dev/null & pid=$!; sleep " + delay +
-                                "; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; true";
-    REQUIRE(std::system(command.c_str()) == 0);
-    INFO("killed after " << delay << " s");
-    if (!fs::exists(out / "gradebook.csv")) continue;  // stopped before the end: no gradebook at all
-    const auto records = parse_csv(read_file((out / "gradebook.csv").string(), 1 << 26));
-    CHECK(records.size() == 20001);  // the header and every row
-  }
-}
-
-TEST_CASE("csv_text_field neutralises full-width formula starts too; numbers stay numbers") {
-  CHECK(csv_text_field("\xEF\xBC\x9D" "1+1") == "'\xEF\xBC\x9D" "1+1");  // ＝1+1
-  CHECK(csv_text_field("\xEF\xBC\xA0SUM(A1)") == "'\xEF\xBC\xA0SUM(A1)");  // ＠SUM(A1)
-  CHECK(csv_text_field("=cmd|' /C calc'!A0") == "'=cmd|' /C calc'!A0");
-  CHECK(csv_text_field("-1+1") == "'-1+1");
-  CHECK(csv_text_field("-0.5") == "-0.5");
-  CHECK(csv_text_field("+2") == "+2");
-}
-
-TEST_CASE("a CSV line of more than 20,000 fields is refused at the field that breaks the cap") {
-  const std::string wide(20000, ','), fits(19999, ',');  // the reader keeps a view: they must outlive it
-  CsvReader reader(wide, "wide.csv");
-  CsvRecord record;
-  try {
-    reader.next(record);
-    FAIL("expected an error");
-  } catch (const Error& e) {
-    CHECK(e.line() == 1);
-    CHECK(e.column() == 20001);
-    CHECK(e.message() == "more than 20000 fields in one row");
-  }
-  CsvReader ok(fits, "wide.csv");
-  CHECK(ok.next(record));
-  CHECK(record.fields.size() == 20000);
-}
-
-TEST_CASE("read_file refuses a pipe without waiting on it, and a file over the cap before reading it") {
-  const fs::path dir = scratch() / "file_io";
-  fs::create_directories(dir);
-  const std::string fifo = (dir / "pipe.yaml").string();
-  fs::remove(fifo);
-  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  CHECK_THROWS_WITH(read_file(fifo, 100), fifo + ": is not a regular file (a pipe, socket or device)");
-  CHECK_THROWS_WITH(read_file(dir.string(), 100), dir.string() + ": is a folder, not a file");
-  write_file((dir / "big.yaml").string(), std::string(101, 'x'));
-  CHECK_THROWS_WITH(read_file((dir / "big.yaml").string(), 100),
-                    (dir / "big.yaml").string() + ": file is 101 bytes; the limit is 100");
-  CHECK(read_file((dir / "big.yaml").string(), 101).size() == 101);
-}
-
-TEST_CASE("write_file never writes through a link planted at its temporary name, and leaves no temporary") {
-  const fs::path dir = scratch() / "write_file";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  write_file((dir / "gradebook.csv").string(), "old\n");
-  write_file((dir / "gradebook.csv").string(), "new\n");
-  CHECK(read_file((dir / "gradebook.csv").string(), 100) == "new\n");
-  CHECK(listing(dir) == std::vector<std::string>{"gradebook.csv 4"});
-  // A link where a writer might put its temporary is left alone.
-  fs::create_symlink("/etc/passwd", dir / "gradebook.csv.tmp-attnmark");
-  write_file((dir / "gradebook.csv").string(), "newer\n");
-  CHECK(read_file((dir / "gradebook.csv").string(), 100) == "newer\n");
-  CHECK(fs::is_symlink(dir / "gradebook.csv.tmp-attnmark"));
 }

@@ -1,5 +1,5 @@
 // Tests for read_number: every accepted spelling, every rejection message.
-#include <catch2/catch.hpp>
+#include "support/test_support.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,8 @@
-// Large classes: --feedback jsonl and none, and reports that do not depend
-// on the number of threads (--jobs), across chunks and around the ring of
-// chunks in flight.
-#include <catch2/catch.hpp>
+// Large classes, marked by mark_class (marking/mark_class.h) through `attnmark
+// mark`: --feedback jsonl and none, and reports that do not depend on the
+// number of threads (--jobs), across chunks and around the ring of chunks in
+// flight.
+#include "support/test_support.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -14,7 +15,6 @@
 #include "readers/rubric_loader.h"
 #include "lesson/variant.h"
 #include "base/files.h"
-#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace attnmark;
@@ -76,7 +76,7 @@ int write_class_sheet(const fs::path& path, int rows) {
 
 }  // namespace
 
-TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chunks and around the writer's ring") {
+TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chunks and around the writer's ring", "[threads]") {
   const fs::path dir = scratch() / "scale-jobs";
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -123,7 +123,7 @@ TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chu
   fs::remove_all(dir);
 }
 
-TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line; none writes no feedback") {
+TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line; none writes no feedback", "[threads]") {
   const fs::path dir = scratch() / "scale-feedback";
   fs::remove_all(dir);
   const std::string answers = std::string(ATTNMARK_SOURCE_DIR) + "/fixtures/class/answers";
@@ -163,7 +163,7 @@ TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line; n
   fs::remove_all(dir);
 }
 
-TEST_CASE("mark stops with the first student's error on any thread, and leaves no partial reports behind") {
+TEST_CASE("mark stops with the first student's error on any thread, and leaves no partial reports behind", "[threads]") {
   const fs::path dir = scratch() / "scale-impossible";
   fs::remove_all(dir);
   fs::create_directories(dir);

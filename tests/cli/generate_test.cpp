@@ -1,0 +1,177 @@
+// attnmark generate, key and template (cli/generate.cpp), run as a user runs
+// them: files written and where, seeds, HTML and LaTeX, and rosters (one
+// output per student, the same for any --jobs).
+#include "support/test_support.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/files.h"
+#include "lesson/variant.h"
+#include "writers/answer_template.h"
+#include "writers/html_writer.h"
+#include "writers/key_json.h"
+#include "writers/latex_writer.h"
+#include "writers/markdown_writer.h"
+#include "writers/sheet_document.h"
+#include "writers/theme.h"
+
+using namespace attnmark;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every file in a folder, by name, with its bytes.
+std::map<std::string, std::string> folder(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) files[entry.path().filename().string()] = read_file(entry.path().string(), 1 << 26);
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("writing with -o creates the file and says where") {
+  const auto path = scratch() / "sub" / "w.md";
+  std::filesystem::remove_all(path.parent_path());
+  const Run r = run_cli("generate rubrics/lesson.yaml --student s001 -o '" + path.string() + "'");
+  CHECK(r.status == 0);
+  CHECK(r.out.empty());
+  CHECK(r.err == "attnmark: wrote worksheet to " + path.string() + "\n");
+  CHECK(attnmark::read_file(path.string(), 1 << 20).rfind("# How attention works in a transformer: worksheet\n", 0) == 0);
+}
+
+TEST_CASE("a rubric without a seed gets a fresh one that is printed") {
+  const Run r = run_cli("template rubrics/one-token.yaml --student s1");
+  CHECK(r.status == 0);
+  CHECK(r.err.rfind("attnmark: rubrics/one-token.yaml has no seed: and no --seed was given; using --seed ", 0) == 0);
+  const std::string seed = r.err.substr(r.err.rfind(' ') + 1, r.err.size() - r.err.rfind(' ') - 2);
+  CHECK(r.out.find("seed: " + seed + "\n") != std::string::npos);
+  // The printed seed reproduces the output.
+  const Run again = run_cli("template rubrics/one-token.yaml --student s1 --seed " + seed);
+  CHECK(again.out == r.out);
+}
+
+TEST_CASE("generate --format html and tex write one self-contained file") {
+  const Run html = run_cli("generate rubrics/lesson.yaml --seed 2026 --student s001 --format html");
+  REQUIRE(html.status == 0);
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  CHECK(html.out == sheet_html(sheet_document(rubric, v, Sheet::worksheet), "", {}));
+  const Run key = run_cli("key rubrics/lesson.yaml --seed 2026 --student s001 --format html --theme tint --text-size x-large");
+  REQUIRE(key.status == 0);
+  CHECK(key.out == sheet_html(sheet_document(rubric, v, Sheet::key), "", {Theme::tint, TextSize::x_large}));
+  const Run tex = run_cli("key rubrics/lesson.yaml --seed 2026 --student s001 --format tex");
+  REQUIRE(tex.status == 0);
+  CHECK(tex.out == sheet_latex({{sheet_document(rubric, v, Sheet::key), ""}}, TextSize::normal));
+  const Run bad = run_cli("generate rubrics/lesson.yaml --format jsonl");
+  CHECK(bad.status == 2);
+  CHECK(bad.err == "attnmark: --format: expected md, json, html or tex; got 'jsonl'\n");
+  const Run bad_key = run_cli("key rubrics/lesson.yaml --format pdf");
+  CHECK(bad_key.err == "attnmark: --format: expected md, json, jsonl, html or tex; got 'pdf'\n");
+}
+
+TEST_CASE("generate --roster writes a class ready to hand out, the same for any --jobs", "[threads]") {
+  const fs::path dir = scratch() / "roster";
+  fs::create_directories(dir);
+  write_file((dir / "roster.csv").string(),
+             "\xEF\xBB\xBFStudent,Name,Email\r\ns001,\"Lovelace, Ada\",a@x\r\ns002,<script>alert(1)</script>,b@x\r\n"
+             "../../etc/x,Eve,e@x\r\nS001,Grace Hopper,g@x\r\nclass-pack,Sneaky,s@x\r\n");
+  const std::string roster = (dir / "roster.csv").string();
+  const Run one = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}' --jobs 1",
+                                      roster, (dir / "one").string()));
+  REQUIRE(one.status == 0);
+  CHECK(one.err == fmt::format("attnmark: wrote 5 worksheets and answer files, class-pack.html, class-key.html to {}\n",
+                               (dir / "one").string()));
+  const Run four = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}' --jobs 4",
+                                       roster, (dir / "four").string()));
+  REQUIRE(four.status == 0);
+  const auto files = folder(dir / "one");
+  CHECK(files == folder(dir / "four"));
+  std::vector<std::string> names;
+  for (const auto& [name, bytes] : files) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"S001-2.answers.yaml", "S001-2.html", "_._.._etc_x.answers.yaml",
+                                          "_._.._etc_x.html", "class-key.html", "class-pack-2.answers.yaml",
+                                          "class-pack-2.html", "class-pack.html", "s001.answers.yaml", "s001.html",
+                                          "s002.answers.yaml", "s002.html"});
+  CHECK(!fs::exists(scratch() / "etc"));
+  CHECK(!fs::exists(dir / "etc"));
+
+  const Rubric rubric = shipped("one-token");
+  const Variant ada = make_variant(rubric, 5, "s001");
+  CHECK(files.at("s001.html") == sheet_html(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada", {}));
+  CHECK(files.at("s001.answers.yaml") == render_answer_template(rubric, ada));
+  CHECK(count(files.at("s002.html"), "&lt;script&gt;alert(1)&lt;/script&gt;") == 1);
+  CHECK(count(files.at("s002.html"), "<script") == 0);
+  const std::string& pack = files.at("class-pack.html");
+  CHECK(count(pack, "<article class=\"sheet worksheet\">") == 5);
+  CHECK(count(pack, "<script") == 0);
+  CHECK(count(pack, sheet_article(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada")) == 1);
+  const std::string& key = files.at("class-key.html");
+  CHECK(count(key, "<article class=\"sheet key\">") == 5);
+  CHECK(count(key, sheet_article(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada")) == 1);
+  // Students stay in roster order.
+  CHECK(pack.find("Lovelace, Ada") < pack.find("Grace Hopper"));
+}
+
+TEST_CASE("key and template with a roster, in every format") {
+  const fs::path dir = scratch() / "roster-formats";
+  fs::create_directories(dir);
+  const std::string roster = (dir / "roster.csv").string();
+  write_file(roster, "student,name\na,Ann\nb,Bob\n");
+  const Run key = run_cli(fmt::format("key rubrics/lesson.yaml --roster '{}' --format tex -o '{}'", roster, (dir / "k").string()));
+  REQUIRE(key.status == 0);
+  std::vector<std::string> names;
+  for (const auto& [name, bytes] : folder(dir / "k")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a.key.tex", "b.key.tex", "class-key.html", "class-key.tex"});
+  const Run md = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "m").string()));
+  REQUIRE(md.status == 0);
+  const Rubric rubric = shipped("lesson");
+  CHECK(read_file((dir / "m" / "b.md").string(), 1 << 20) == render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::worksheet));
+  const Run tpl = run_cli(fmt::format("template rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "t").string()));
+  REQUIRE(tpl.status == 0);
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "t")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a.answers.yaml", "b.answers.yaml"});
+  CHECK(tpl.err == fmt::format("attnmark: wrote 2 answer files to {}\n", (dir / "t").string()));
+  const Run no_dir = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}'", roster));
+  CHECK(no_dir.status == 2);
+  CHECK(no_dir.err == "attnmark: --roster: give -o DIR, the folder for one file per student (or, for key, --format jsonl)\n");
+  write_file((dir / "bad.csv").string(), "student,name\na,Ann\na,Again\n");
+  const Run bad = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", (dir / "bad.csv").string(),
+                                      (dir / "x").string()));
+  CHECK(bad.status == 2);
+  CHECK(bad.err == fmt::format("attnmark: {}:3: student 'a' is listed twice (first on line 2)\n", (dir / "bad.csv").string()));
+}
+
+TEST_CASE("key --roster --format jsonl: one compact key per line, the same for any --jobs", "[threads]") {
+  const fs::path dir = scratch() / "jsonl";
+  fs::create_directories(dir);
+  const std::string roster = (dir / "roster.csv").string();
+  std::string text = "student,name\n";
+  for (int i = 0; i < 40; ++i) text += fmt::format("s{:03},Student {}\n", i, i);
+  write_file(roster, text);
+  const Run one = run_cli(fmt::format("key rubrics/all-tokens.yaml --seed 42 --roster '{}' --format jsonl --jobs 1", roster));
+  const Run many = run_cli(fmt::format("key rubrics/all-tokens.yaml --seed 42 --roster '{}' --format jsonl --jobs 7", roster));
+  REQUIRE(one.status == 0);
+  CHECK(one.out == many.out);
+  CHECK(count(one.out, "\n") == 40);
+  const Rubric rubric = shipped("all-tokens");
+  std::size_t start = 0;
+  for (int i = 0; i < 40; ++i) {
+    const std::size_t end = one.out.find('\n', start);
+    const std::string line = one.out.substr(start, end - start);
+    start = end + 1;
+    const Variant v = make_variant(rubric, 42, fmt::format("s{:03}", i));
+    CHECK(nlohmann::json::parse(line) == nlohmann::json::parse(render_json(v, Sheet::key)));
+    CHECK(count(line, "\n") == 0);
+    CHECK(count(line, ": ") == 0);  // compact
+  }
+  const Run file = run_cli(fmt::format("key rubrics/all-tokens.yaml --seed 42 --roster '{}' --format jsonl -o '{}'", roster,
+                                       (dir / "keys.jsonl").string()));
+  REQUIRE(file.status == 0);
+  CHECK(read_file((dir / "keys.jsonl").string(), 1 << 24) == one.out);
+}

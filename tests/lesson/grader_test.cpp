@@ -1,0 +1,206 @@
+// The grader (lesson/grader.h) marks like a human marker: tolerances from
+// the asked rounding, partial credit, follow-through, masked scores and the
+// most attended word. Each mistake's diagnosis: diagnosis_test.cpp.
+#include "support/test_support.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "lesson/attention.h"
+#include "lesson/grader.h"
+#include "lesson/numbers.h"
+#include "readers/rubric_loader.h"
+
+using namespace attnmark;
+
+TEST_CASE("the lesson's own answers get full marks and no diagnosis") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "0", "1"}};
+  s.answers["q1"]["weights"].rows = {{"0.665", "0.090", "0.245"}};
+  s.answers["q1"]["output"].rows = {{"7.88", "2.12"}};
+  const Marked m = grade(v, s);
+  CHECK(m.questions[0].score == 5);
+  CHECK(m.questions[0].max_score == 5);
+  CHECK(all_diagnoses(m).empty());
+}
+
+TEST_CASE("the lesson's rounding is accepted: 1.22 + 6.65 = 7.87, or 7.88, or 7.876") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  for (const char* x : {"7.87", "7.88", "7.876", "7.875"}) {
+    Submission s;
+    s.answers["q1"]["output"].rows = {{x, "2.12"}};
+    INFO(x);
+    CHECK(part_of(grade(v, s), 0, Part::output).cells[0].verdict == Verdict::correct);
+  }
+  for (const char* x : {"7.85", "7.90", "7.9"}) {
+    Submission s;
+    s.answers["q1"]["output"].rows = {{x, "2.12"}};
+    INFO(x);
+    CHECK(part_of(grade(v, s), 0, Part::output).cells[0].verdict != Verdict::correct);
+  }
+}
+
+TEST_CASE("weights worked the lesson's way (e^score to 2 decimals) are accepted") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  // 7.39 / 11.11, 1.00 / 11.11, 2.72 / 11.11
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.665", "0.090", "0.245"}};
+  CHECK(part_of(grade(v, s), 0, Part::weights).score == 2);
+  s.answers["q1"]["weights"].rows = {{"0.66517", "0.09001", "0.24482"}};
+  CHECK(part_of(grade(v, s), 0, Part::weights).score == 2);
+}
+
+TEST_CASE("student number spellings are read") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"66.5%", ".090", "0,245"}};
+  s.answers["q1"]["scores"].rows = {{"+2", "−0", "4/4"}};
+  const Marked m = grade(v, s);
+  CHECK(part_of(m, 0, Part::weights).score == 2);
+  const PartResult& scores = part_of(m, 0, Part::scores);
+  CHECK(scores.cells[0].verdict == Verdict::correct);
+  CHECK(scores.cells[1].verdict == Verdict::correct);
+  CHECK(scores.cells[2].verdict == Verdict::correct);
+}
+
+TEST_CASE("partial credit per cell, unanswered and unreadable cells") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.665", "6.6.5", ""}};
+  const Marked marked = grade(v, s);
+  const PartResult& w = part_of(marked, 0, Part::weights);
+  CHECK(w.score == Approx(2.0 / 3).epsilon(0).margin(1e-12));
+  CHECK(w.cells[1].verdict == Verdict::unreadable);
+  CHECK(w.cells[1].note == "could not read '6.6.5' as a number");
+  CHECK(w.cells[2].verdict == Verdict::unanswered);
+  CHECK(w.answered == 2);
+}
+
+TEST_CASE("a too-coarse answer is wrong but gets a precision hint") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.67", "0.090", "0.245"}};
+  const Marked marked = grade(v, s);
+  const PartResult& w = part_of(marked, 0, Part::weights);
+  CHECK(w.cells[0].verdict == Verdict::imprecise);
+  CHECK(w.cells[0].note == "'0.67' is right to 2 decimal places; give 3");
+  CHECK(w.score == Approx(4.0 / 3).epsilon(0).margin(1e-12));
+  INFO(fmt::format("{}", fmt::join(w.diagnoses, ",")));
+  CHECK(w.diagnoses.empty());
+}
+
+TEST_CASE("follow-through: right method on wrong scores gets full credit and says so") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "1", "1"}};  // one slip
+  const Matrix w = softmax_rows({{2, 1, 1}});
+  s.answers["q1"]["weights"].rows = {texts(w[0], 3)};
+  const Matrix o = mix_values(w, {{10, 0}, {0, 10}, {5, 5}});
+  s.answers["q1"]["output"].rows = {texts(o[0], 2)};
+  const Marked m = grade(v, s);
+  CHECK(part_of(m, 0, Part::scores).score == Approx(2.0 / 3).epsilon(0).margin(1e-12));
+  const PartResult& weights = part_of(m, 0, Part::weights);
+  CHECK(weights.follow_through);
+  CHECK(weights.score == 2);
+  CHECK(std::find(weights.hints.begin(), weights.hints.end(), "correct method, carried from your scores") != weights.hints.end());
+  const PartResult& output = part_of(m, 0, Part::output);
+  CHECK(output.follow_through);
+  CHECK(output.score == 2);
+  CHECK(all_diagnoses(m).empty());
+}
+
+TEST_CASE("follow-through credit and all-or-nothing come from the rubric") {
+  std::string text =
+      "questions:\n"
+      "  - task: one-token\n"
+      "    tokens: [bus, is, late]\n"
+      "    query_token: late\n"
+      "    inputs: {query: [1, 0], keys: [[2, 1], [0, 2], [1, 1]], values: [[10, 0], [0, 10], [5, 5]]}\n"
+      "    ask: [scores, weights]\n"
+      "    marking:\n"
+      "      scores: {marks: 3, credit: all-or-nothing}\n"
+      "      weights: {marks: 2, follow_through_credit: 0.5}\n";
+  const Rubric rubric = load_rubric(text, "ft.yaml");
+  const Variant v = make_variant(rubric, 1, "s");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "1", "1"}};
+  s.answers["q1"]["weights"].rows = {texts(softmax_rows({{2, 1, 1}})[0], 3)};
+  const Marked m = grade(v, s);
+  CHECK(part_of(m, 0, Part::scores).score == 0);
+  CHECK(part_of(m, 0, Part::weights).score == 1);
+  text.replace(text.find("follow_through_credit: 0.5"), 26, "follow_through: false     ");
+  const Rubric off = load_rubric(text, "ft.yaml");
+  CHECK(part_of(grade(make_variant(off, 1, "s"), s), 0, Part::weights).score == 0);
+}
+
+TEST_CASE("masked scores: any masked spelling is right, a number is wrong") {
+  const Rubric rubric = shipped("scaled-causal");
+  const Variant v = make_variant(rubric, 7, "s001");
+  const QuestionVariant& q = v.questions[0];  // token 3 of 4 asks: key 4 is masked
+  REQUIRE(q.scores[0][3] == masked_score);
+  for (const char* spelling : {"", "-inf", "−∞", "masked", "x"}) {
+    Submission s;
+    std::vector<std::string> row = texts(q.scores[0], 1);
+    row[3] = spelling;
+    s.answers["q1"]["scores"].rows = {row};
+    INFO("'" << spelling << "'");
+    CHECK(part_of(grade(v, s), 0, Part::scores).score == 1);
+  }
+  Submission s;
+  std::vector<std::string> row = texts(q.scores[0], 1);
+  row[3] = "0.5";
+  s.answers["q1"]["scores"].rows = {row};
+  const Marked marked = grade(v, s);
+  const PartResult& p = part_of(marked, 0, Part::scores);
+  CHECK(p.cells[3].verdict == Verdict::wrong);
+  CHECK(p.cells[3].note == "this key comes after the query's token, so its score is masked");
+}
+
+TEST_CASE("most attended: word, any case, carried from the student's weights") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q3"]["most_attended"].rows = {{" IS "}};
+  CHECK(part_of(grade(v, s), 2, Part::most_attended).score == 1);
+  s.answers["q3"]["most_attended"].rows = {{"cat"}};
+  const Marked marked = grade(v, s);
+  const PartResult& p = part_of(marked, 2, Part::most_attended);
+  CHECK(p.score == 0);
+  CHECK(p.cells[0].note == "'cat' is not one of the tokens");
+  s.answers["q3"]["weights"].rows = {{"0.6", "0.2", "0.2"}};
+  s.answers["q3"]["most_attended"].rows = {{"bus"}};
+  CHECK(part_of(grade(v, s), 2, Part::most_attended).follow_through);
+}
+
+TEST_CASE("answers the rubric has no place for are noted") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q9"]["scores"].rows = {{"1"}};
+  s.answers["q1"]["keys"].rows = {{"1"}};
+  const Marked m = grade(v, s);
+  CHECK(m.notes == std::vector<std::string>{"q1.keys is not asked in this rubric and was not marked",
+                                            "answers for 'q9', which this rubric does not have, were not marked"});
+  CHECK(m.answered == 0);
+}
+
+TEST_CASE("properties over every shipped rubric and many seeds: key answers get full marks") {
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "projections"}) {
+    const Rubric rubric = shipped(name);
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+      const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+      const Marked m = grade(v, from_key(v));
+      INFO(name << " seed " << seed);
+      REQUIRE(m.score == Approx(m.max_score).epsilon(0).margin(1e-9));
+      REQUIRE(all_diagnoses(m).empty());
+    }
+  }
+}
