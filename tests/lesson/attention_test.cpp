@@ -15,7 +15,7 @@ const Matrix lesson_keys = {{2, 1}, {0, 2}, {1, 1}};    // bus, is, late
 const Matrix lesson_values = {{10, 0}, {0, 10}, {5, 5}};
 }  // namespace
 
-TEST_CASE("the lesson's one-token example: scores 2, 0, 1; weights 0.665, 0.090, 0.245; output 7.88, 2.12") {
+TEST_CASE("the lesson's one-token example: scores 2, 0, 1, weights 0.665, 0.090, 0.245, output 7.88, 2.12") {
   const Matrix s = attention_scores({{1, 0}}, lesson_keys, 1.0, Mask::none, {2});
   REQUIRE(s == Matrix{{2, 0, 1}});
   const Matrix w = softmax_rows(s);
@@ -47,7 +47,7 @@ TEST_CASE("the lesson's all-tokens example gives its matrices") {
   }
 }
 
-TEST_CASE("the lesson's exercise: query [0, 1] attends most to 'is'") {
+TEST_CASE("the lesson's exercise: query (0, 1) attends most to 'is'") {
   const Matrix w = softmax_rows(attention_scores({{0, 1}}, lesson_keys, 1.0, Mask::none, {2}));
   CHECK(most_attended(w) == std::vector<std::size_t>{1});
   CHECK(format_fixed(w[0][1], 3) == "0.576");

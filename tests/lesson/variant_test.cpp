@@ -51,7 +51,7 @@ TEST_CASE("the lesson rubric reproduces the lesson for every student") {
   }
 }
 
-TEST_CASE("the same rubric, seed and student give the same variant; other students get other numbers") {
+TEST_CASE("the same rubric, seed and student give the same variant, and other students get other numbers") {
   for (const char* name : {"one-token", "all-tokens", "scaled-causal", "projections"}) {
     const Rubric rubric = shipped(name);
     const Variant a = make_variant(rubric, 5, "alice");

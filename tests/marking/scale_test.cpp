@@ -123,7 +123,7 @@ TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chu
   fs::remove_all(dir);
 }
 
-TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line; none writes no feedback", "[threads]") {
+TEST_CASE("mark --feedback jsonl writes each feedback file's object as a line, and none writes no feedback", "[threads]") {
   const fs::path dir = scratch() / "scale-feedback";
   fs::remove_all(dir);
   const std::string answers = std::string(ATTNMARK_SOURCE_DIR) + "/fixtures/class/answers";

@@ -106,7 +106,7 @@ TEST_CASE("trailing content after a document end marker, or a flow collection, i
   CHECK(error_of("a:\n  b: 1\n  b: 2\n").line() == 3);
 }
 
-TEST_CASE("100,000 '[' or '{' or '- ' stop at the depth cap, before yaml-cpp recurses") {
+TEST_CASE("100,000 open brackets, braces or '- ' stop at the depth cap, before yaml-cpp recurses") {
   const Error flow = error_of(std::string(100000, '[') + std::string(100000, ']'));
   CHECK(flow.message() == "nested deeper than 64 levels");
   CHECK(flow.line() == 1);

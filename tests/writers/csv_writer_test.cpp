@@ -48,7 +48,7 @@ TEST_CASE("csv_text_field defuses formulas but keeps plain numbers") {
   CHECK(csv_text_field("\xE2\x88\x92" "0.5") == "\xE2\x88\x92" "0.5");
 }
 
-TEST_CASE("csv_text_field neutralises full-width formula starts too; numbers stay numbers") {
+TEST_CASE("csv_text_field neutralises full-width formula starts too, and numbers stay numbers") {
   CHECK(csv_text_field("\xEF\xBC\x9D" "1+1") == "'\xEF\xBC\x9D" "1+1");  // ＝1+1
   CHECK(csv_text_field("\xEF\xBC\xA0SUM(A1)") == "'\xEF\xBC\xA0SUM(A1)");  // ＠SUM(A1)
   CHECK(csv_text_field("=cmd|' /C calc'!A0") == "'=cmd|' /C calc'!A0");
