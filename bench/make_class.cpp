@@ -257,7 +257,7 @@ std::string csv_field(const std::string& s) {
 
 std::string yaml_cell(const std::string& s) { return s.empty() ? "~" : "\"" + s + "\""; }
 
-// The sheet's header: a column per cell, named as the README says.
+// The sheet's header: a column per cell, named as docs/marking.md says.
 std::string sheet_header(const std::vector<Reference>& refs) {
   std::string out = "timestamp,student,name";
   for (const Reference& q : refs)

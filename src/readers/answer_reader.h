@@ -23,7 +23,7 @@
 namespace attnmark {
 
 // Bounds on untrusted submissions. Each broken bound has its own message
-// (below); the README's Safety section lists them for teachers.
+// (below); docs/safety.md lists them for teachers.
 struct ReadLimits {
   std::size_t max_file_bytes = 1 << 20;        // per answer file: 1 MiB
   std::size_t max_sheet_bytes = 16 << 20;      // per sheet: 16 MiB
