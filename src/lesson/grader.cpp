@@ -24,6 +24,7 @@ constexpr double tiny = rounding_slack;
 struct StudentRow {
   Vector numbers;
   bool complete = false;
+  bool accepted = false;  // complete, and every cell right (within its tolerance)
   explicit operator bool() const { return complete; }
   const Vector& operator*() const { return numbers; }
   const Vector* operator->() const { return &numbers; }
@@ -148,7 +149,7 @@ class QuestionGrader {
     out.differs = false;
     const Matrix& ref = truth(p);
     out.rows.resize(ref.size());
-    for (StudentRow& row : out.rows) row.complete = false;
+    for (StudentRow& row : out.rows) row.complete = row.accepted = false;
     if (asked(p)) {
       const Written& w = written(p);
       for (std::size_t r = 0; r < ref.size(); ++r) {
@@ -162,11 +163,14 @@ class QuestionGrader {
           else complete = false;
         }
         if (!complete) continue;
+        bool row_differs = false;
         for (std::size_t c = 0; c < row.size(); ++c) {
           const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
-          if (either_masked ? row[c] != ref[r][c] : !within(tolerance_row(p, r)[c], row[c], ref[r][c])) out.differs = true;
+          if (either_masked ? row[c] != ref[r][c] : !within(tolerance_row(p, r)[c], row[c], ref[r][c])) row_differs = true;
         }
+        out.differs = out.differs || row_differs;
         out.rows[r].complete = true;
+        out.rows[r].accepted = !row_differs;
       }
     }
     return out;
@@ -252,6 +256,7 @@ class QuestionGrader {
     result.cells.reserve(all_cells);
     for (std::size_t r = 0; r < ref.size(); ++r) {
       std::vector<Tolerance> carried_row;  // computed when first needed
+      std::optional<AcceptedOutput> from_accepted;  // likewise (outputs)
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         ++cells;
         CellResult& cell = result.cells.emplace_back();  // filled in place
@@ -285,7 +290,8 @@ class QuestionGrader {
               cell.note = "this key comes after the query's token, so its score is masked";
               break;
             }
-            if (within(cell_tol(p, r, c), read.value, t)) {
+            if (within(cell_tol(p, r, c), read.value, t) ||
+                (p == Part::output && right_for_accepted_weights(r, c, read.value, from_accepted))) {
               cell.verdict = Verdict::correct;
               ++right;
             } else if (carry[r] && (*carry[r])[c] != masked_score &&
@@ -294,7 +300,10 @@ class QuestionGrader {
               cell.verdict = Verdict::carried;
               ++carried_cells;
             } else if (read.decimals >= 0 && read.decimals < decimals &&
-                       std::fabs(read.value - t) < 0.51 * decimal_unit(read.decimals)) {
+                       std::fabs(read.value - t) < 0.51 * decimal_unit(read.decimals) &&
+                       !(p == Part::weights && read.decimals == 0)) {
+              // (A weight written as a whole number is 0 or 1: picking one
+              // token, the lesson's common mistake, never "right but coarse".)
               cell.verdict = Verdict::imprecise;
               cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
                                       read.decimals == 1 ? "" : "s", decimals);
@@ -316,6 +325,28 @@ class QuestionGrader {
     if (right < cells && result.answered > 0) diagnose(result, p);
     hints(result, p);
     return result;
+  }
+
+  // The output of a row worked from the student's own weights, when the
+  // grader accepted every one of them (each within its tolerance, e.g. worked
+  // the lesson's way with e^score to 2 decimals): an output right for
+  // accepted weights is right, whether or not follow-through is on.
+  struct AcceptedOutput {
+    bool usable = false;
+    Vector output;
+    std::vector<Tolerance> tolerances;
+  };
+  bool right_for_accepted_weights(std::size_t r, std::size_t c, double value, std::optional<AcceptedOutput>& cache) {
+    if (!cache) {
+      AcceptedOutput& a = cache.emplace();
+      if (!asked(Part::weights)) return false;
+      const StudentRows& sw = student_rows(Part::weights);
+      if (r >= sw.rows.size() || !sw.rows[r].accepted) return false;
+      a.usable = true;
+      a.output = mix_values({*sw.rows[r]}, q_->values)[0];
+      output_tolerances(*q_, *sw.rows[r], q_->values, a.tolerances);
+    }
+    return cache->usable && within(cache->tolerances[c], value, cache->output[c]);
   }
 
   // Tolerances of a carried row, derived from what it was carried from.
@@ -353,9 +384,7 @@ class QuestionGrader {
     std::size_t readable = 0, credited = 0;
     for (const CellResult& cell : result.cells) {
       if (cell.value || cell.masked) ++readable;
-      // Imprecise cells are explained by the right method at the precision written.
-      if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried || cell.verdict == Verdict::imprecise)
-        ++credited;
+      if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried) ++credited;
     }
     if (readable == 0) return;
     if (readable <= credited) return;  // no mistake can explain more than the right method
@@ -374,11 +403,17 @@ class QuestionGrader {
         for (MistakenAnswer& m : mistaken_answers(*q_, p, scores, weights, upstream)) candidates.push_back(std::move(m));
     }
     const Written& w = written(p);
-    std::vector<std::string> codes;
+    // Matching mistakes; those that give every cell to the decimals asked
+    // (not only to the fewer decimals the student wrote) are kept apart: when
+    // there are such, they alone name what the student did.
+    std::vector<std::string> codes, exact_codes;
     for (const MistakenAnswer& m : candidates) {
-      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) continue;
-      // Every readable cell must match: within tolerance, or the precision written.
-      bool all = true;
+      if (std::find(exact_codes.begin(), exact_codes.end(), m.code) != exact_codes.end()) continue;
+      // Every readable cell must match: within tolerance, or the precision
+      // written. A cell that is right to the decimals written (imprecise) is
+      // the mistake only when it is what the mistake gives to the decimals
+      // asked: coarse rounding of the right answer is not a mistake's name.
+      bool all = true, exact = true;
       std::size_t i = 0;
       for (std::size_t r = 0; r < m.numbers.size() && all; ++r)
         for (std::size_t c = 0; c < m.numbers[r].size() && all; ++c, ++i) {
@@ -390,10 +425,24 @@ class QuestionGrader {
             const int d = w.read(r, c).decimals;
             const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * decimal_unit(d) : 0.0);
             all = want != masked_score && std::fabs(*cell.value - want) <= slack + tiny;
+            const bool cell_exact = std::fabs(*cell.value - want) <= half_width(cell_tol(p, r, c), want) + tiny;
+            exact = exact && cell_exact;
+            if (cell.verdict == Verdict::imprecise) all = all && cell_exact;
           }
         }
-      if (all) codes.push_back(m.code);
+      if (!all) continue;
+      if (exact) exact_codes.push_back(m.code);
+      if (std::find(codes.begin(), codes.end(), m.code) == codes.end()) codes.push_back(m.code);
     }
+    if (!exact_codes.empty()) codes = std::move(exact_codes);
+    // A named mistake that reproduces the cells wins over "too few decimals":
+    // those cells were the mistake.
+    if (!codes.empty())
+      for (CellResult& cell : result.cells)
+        if (cell.verdict == Verdict::imprecise) {
+          cell.verdict = Verdict::wrong;
+          cell.note.clear();
+        }
     if (codes.empty() && p == Part::weights && !not_adding_up(result).empty()) codes.push_back("weights-not-normalised");
     // Catalogue order, so ties read the same in every report.
     for (const Mistake& m : mistakes())
@@ -454,6 +503,16 @@ class QuestionGrader {
     return {};
   }
 
+  // True when `is` names a token that the student's own weights put on top;
+  // when several tie for the top (as written), any of them.
+  template <typename Names>
+  static bool names_top_token(const Vector& weights, Names is) {
+    const double top = *std::max_element(weights.begin(), weights.end());
+    for (std::size_t t = 0; t < weights.size(); ++t)
+      if (weights[t] == top && is(t)) return true;
+    return false;
+  }
+
   PartResult grade_words() {
     const PartMarking& marking = spec_->marking.at(Part::most_attended);
     const PartAnswer* a = find_part(*s_, spec_->id, Part::most_attended);
@@ -482,7 +541,7 @@ class QuestionGrader {
         if (is(q_->most_attended[r])) {
           cell.verdict = Verdict::correct;
           ++right;
-        } else if (sw.differs && sw.rows.size() > r && sw.rows[r] && is(most_attended({*sw.rows[r]})[0])) {
+        } else if (sw.rows.size() > r && sw.rows[r] && names_top_token(*sw.rows[r], is)) {
           cell.verdict = Verdict::carried;
           ++carried_cells;
         } else {

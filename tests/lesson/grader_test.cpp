@@ -204,3 +204,151 @@ TEST_CASE("properties over every shipped rubric and many seeds: key answers get 
     }
   }
 }
+
+// ---- issue: the lesson's common mistake, and ties --------------------------------------
+
+TEST_CASE("hard attention written as whole numbers (1, 0, 0) is diagnosed hard-attention, never too few decimals") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["scores"].rows = {{"2", "0", "1"}};
+  s.answers["q1"]["weights"].rows = {{"1", "0", "0"}};
+  s.answers["q1"]["output"].rows = {{"10", "0"}};
+  const Marked m = grade(v, s);
+  const PartResult& weights = part_of(m, 0, Part::weights);
+  CHECK(weights.score == 0);
+  CHECK(weights.diagnoses == std::vector<std::string>{"hard-attention"});
+  for (const CellResult& c : weights.cells) {
+    CHECK(c.verdict == Verdict::wrong);
+    CHECK(c.note.empty());
+  }
+  for (const std::string& h : weights.hints) CHECK(h.find("decimal place") == std::string::npos);
+  // The output follows from the student's own (one-hot) weights.
+  const PartResult& output = part_of(m, 0, Part::output);
+  CHECK(output.score == 2);
+  CHECK(output.cells[0].verdict == Verdict::carried);
+  CHECK(output.cells[1].verdict == Verdict::carried);
+}
+
+TEST_CASE("hard attention as whole numbers is named on every shipped rubric, for every asked row") {
+  int checked = 0;
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "projections", "class-demo"}) {
+    const Rubric rubric = shipped(name);
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+      Submission s = from_key(v);
+      for (const QuestionVariant& q : v.questions) {
+        if (!q.spec->marking.count(Part::weights)) continue;
+        PartAnswer& a = s.answers[q.spec->id]["weights"];
+        for (std::size_t r = 0; r < q.weights.size(); ++r) {
+          const std::size_t top = static_cast<std::size_t>(
+              std::max_element(q.weights[r].begin(), q.weights[r].end()) - q.weights[r].begin());
+          for (std::size_t c = 0; c < a.rows[r].size(); ++c) a.rows[r][c] = c == top ? "1" : "0";
+        }
+      }
+      const Marked m = grade(v, s);
+      for (std::size_t qi = 0; qi < v.questions.size(); ++qi) {
+        if (!v.questions[qi].spec->marking.count(Part::weights)) continue;
+        INFO(name << " seed " << seed << " " << v.questions[qi].spec->id);
+        const PartResult& weights = part_of(m, qi, Part::weights);
+        if (weights.score == weights.max_score) continue;  // one-hot is the answer here
+        CHECK(std::find(weights.diagnoses.begin(), weights.diagnoses.end(), "hard-attention") != weights.diagnoses.end());
+        for (const CellResult& c : weights.cells) CHECK(c.verdict != Verdict::imprecise);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 200);
+}
+
+TEST_CASE("right weights to fewer decimals than asked stay 'too few decimals', not a named mistake") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weights"].rows = {{"0.67", "0.09", "0.24"}};
+  const Marked m = grade(v, s);
+  const PartResult& weights = part_of(m, 0, Part::weights);
+  CHECK(weights.diagnoses.empty());
+  CHECK(weights.cells[0].verdict == Verdict::imprecise);
+  CHECK(weights.cells[0].note == "'0.67' is right to 2 decimal places; give 3");
+}
+
+TEST_CASE("when the student's own weights tie for the top, any tied token is the most attended") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  const QuestionVariant& q = v.questions[2];  // q3: weights, then the most attended word
+  REQUIRE(q.spec->marking.count(Part::most_attended));
+  REQUIRE(q.tokens.size() == 3);
+  for (std::size_t first = 0; first < 3; ++first)
+    for (std::size_t second = first + 1; second < 3; ++second)
+      for (std::size_t pick : {first, second}) {
+        Submission s;
+        std::vector<std::string> row(3, "0.000");
+        row[first] = row[second] = "0.500";
+        s.answers[q.spec->id]["weights"].rows = {row};
+        s.answers[q.spec->id]["most_attended"].rows = {{q.tokens[pick]}};
+        const Marked m = grade(v, s);
+        const PartResult& word = part_of(m, 2, Part::most_attended);
+        INFO("tie " << first << "," << second << " pick " << pick);
+        CHECK(word.cells[0].verdict != Verdict::wrong);
+        CHECK(word.score > 0);
+      }
+  // A token not among the tied ones is still wrong.
+  Submission s;
+  s.answers[q.spec->id]["weights"].rows = {{"0.500", "0.500", "0.000"}};
+  s.answers[q.spec->id]["most_attended"].rows = {{q.tokens[2]}};
+  CHECK(part_of(grade(v, s), 2, Part::most_attended).cells[0].verdict == Verdict::wrong);
+}
+
+TEST_CASE("an output worked the lesson's way from accepted lesson-rounded weights gets full marks, never rounded-early") {
+  // The lesson's table: e^score to 2 decimals, each divided by their total,
+  // the weights rounded as asked; then each weight × value rounded, summed,
+  // and the sum rounded as asked.
+  int checked = 0;
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "class-demo"}) {
+    const Rubric rubric = shipped(name);
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+      Submission s = from_key(v);
+      for (const QuestionVariant& q : v.questions) {
+        if (!q.spec->marking.count(Part::weights) || !q.spec->marking.count(Part::output)) continue;
+        const int sd = q.spec->decimals(Part::scores), wd = q.spec->decimals(Part::weights),
+                  od = q.spec->decimals(Part::output);
+        Matrix weights, output;
+        for (const Vector& scores : q.scores) {
+          Vector powers;
+          double total = 0;
+          for (double x : scores) {
+            powers.push_back(x == masked_score ? 0.0 : round_to(portable_exp(round_to(x, sd)), 2));
+            total += powers.back();
+          }
+          Vector w;
+          for (double e : powers) w.push_back(round_to(e / total, wd));
+          Vector o;
+          for (std::size_t c = 0; c < q.values[0].size(); ++c) {
+            double sum = 0;
+            for (std::size_t j = 0; j < w.size(); ++j) sum += round_to(w[j] * q.values[j][c], od);
+            o.push_back(round_to(sum, od));
+          }
+          weights.push_back(w);
+          output.push_back(o);
+        }
+        put(s, q, Part::weights, weights);
+        put(s, q, Part::output, output);
+      }
+      const Marked m = grade(v, s);
+      for (std::size_t qi = 0; qi < v.questions.size(); ++qi) {
+        const QuestionSpec& spec = *v.questions[qi].spec;
+        if (!spec.marking.count(Part::weights) || !spec.marking.count(Part::output)) continue;
+        INFO(name << " seed " << seed << " " << spec.id);
+        const PartResult& w = part_of(m, qi, Part::weights);
+        if (w.score != w.max_score) continue;  // the weights' own window is another matter
+        const PartResult& o = part_of(m, qi, Part::output);
+        CHECK(o.score == o.max_score);
+        CHECK(o.diagnoses.empty());
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 200);
+}
