@@ -321,10 +321,54 @@ class QuestionGrader {
         if (cell.verdict == Verdict::correct) cell.verdict = Verdict::unanswered;
       right = 0;
     }
-    score(result, marking, cells, right, carried_cells);
+    // Values written beyond the part's shape count as wrong cells: a part
+    // that holds stray numbers never gets full marks.
+    std::string count_note;
+    const std::size_t stray = stray_values(p, count_note);
+    score(result, marking, cells + stray, right, carried_cells);
     if (right < cells && result.answered > 0) diagnose(result, p);
     hints(result, p);
+    if (!count_note.empty()) result.hints.insert(result.hints.begin(), std::move(count_note));
     return result;
+  }
+
+  // How many values the student wrote beyond the shape of part p (a row per
+  // query, a value per token or dimension), and `note` saying how the count
+  // differs, more or fewer ("output has 2 values; you wrote 4"); "" when it
+  // does not. Missing values are the unanswered cells.
+  std::size_t stray_values(Part p, std::string& note) {
+    const PartAnswer* a = find_part(*s_, spec_->id, p);
+    if (!a || a->shaped_by_sheet) return 0;
+    const Matrix& ref = truth(p);
+    const std::string name = part_label(p);
+    std::size_t stray = 0;
+    const auto values = [](std::size_t n) { return fmt::format("{} value{}", n, n == 1 ? "" : "s"); };
+    // No value: blank, ~, -, ?, null (as number_reader.h reads them).
+    const auto empty = [](std::string_view text) {
+      return read_number(text, false).kind == CellReading::Kind::unanswered;
+    };
+    // Entries of a row, not counting empty ones written past its end.
+    const auto wrote = [&](const std::vector<std::string>& row, std::size_t want) {
+      std::size_t n = row.size();
+      while (n > want && empty(row[n - 1])) --n;
+      return n;
+    };
+    if (ref.size() == 1 && a->rows.size() <= 1) {
+      const std::size_t n = a->rows.empty() ? 0 : wrote(a->rows[0], ref[0].size());
+      if (n != ref[0].size() && n > 0) note = fmt::format("{} has {}; you wrote {}", name, values(ref[0].size()), n);
+      for (std::size_t c = ref[0].size(); c < n; ++c) stray += !empty(a->rows[0][c]);
+      return stray;
+    }
+    if (a->rows.size() != ref.size())
+      note = fmt::format("{} has {} rows, one per query; you wrote {}", name, ref.size(), a->rows.size());
+    for (std::size_t r = 0; r < a->rows.size(); ++r) {
+      const std::size_t want = r < ref.size() ? ref[r].size() : 0;
+      const std::size_t n = wrote(a->rows[r], want);
+      if (r < ref.size() && n != want && note.empty())
+        note = fmt::format("{} row {} has {}; you wrote {}", name, r + 1, values(want), n);
+      for (std::size_t c = want; c < n; ++c) stray += !empty(a->rows[r][c]);
+    }
+    return stray;
   }
 
   // The output of a row worked from the student's own weights, when the

@@ -21,6 +21,9 @@ namespace attnmark {
 // single value is one row). A blank or missing cell is "".
 struct PartAnswer {
   std::vector<std::vector<std::string>> rows;
+  // True when the columns of a class sheet gave the shape, not the student,
+  // so the count of cells says nothing of what the student wrote.
+  bool shaped_by_sheet = false;
 };
 
 // One student's answers and what the file said about itself.

@@ -555,8 +555,11 @@ Submission read_row(const CsvRecord& record, const SheetLayout& layout, const st
   if (layout.seed) read_seed(field(*layout.seed), s);
   if (layout.variant) read_variant(field(*layout.variant), s);
   for (const auto& [question, parts] : layout.shapes)
-    for (const auto& [part, shape] : parts)
-      s.answers[question][part].rows.assign(shape.first, std::vector<std::string>(shape.second));
+    for (const auto& [part, shape] : parts) {
+      PartAnswer& answer = s.answers[question][part];
+      answer.rows.assign(shape.first, std::vector<std::string>(shape.second));
+      answer.shaped_by_sheet = true;
+    }
   PartAnswer* part = nullptr;  // the part of the cell before, looked up again only when it changes
   const CellColumn* before = nullptr;
   for (const CellColumn& cell : layout.cells) {

@@ -352,3 +352,45 @@ TEST_CASE("an output worked the lesson's way from accepted lesson-rounded weight
   }
   CHECK(checked > 200);
 }
+
+TEST_CASE("a part with the wrong number of values says so, and stray values never get full marks") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  {
+    Submission s;
+    s.answers["q1"]["output"].rows = {{"7.88", "2.12", "5", "6"}};
+    const Marked m = grade(v, s);
+    const PartResult& output = part_of(m, 0, Part::output);
+    CHECK(output.score < output.max_score);
+    CHECK(output.score == 1);  // two right cells of four written: 2 marks × 2/4
+    REQUIRE(!output.hints.empty());
+    CHECK(output.hints[0] == "output has 2 values; you wrote 4");
+  }
+  {
+    Submission s;
+    s.answers["q1"]["output"].rows = {{"7.88"}};
+    const Marked m = grade(v, s);
+    const PartResult& output = part_of(m, 0, Part::output);
+    CHECK(output.cells[1].verdict == Verdict::unanswered);
+    REQUIRE(!output.hints.empty());
+    CHECK(output.hints[0] == "output has 2 values; you wrote 1");
+  }
+  {
+    // Blanks past the end are no values.
+    Submission s;
+    s.answers["q1"]["output"].rows = {{"7.88", "2.12", "~"}};
+    const Marked m = grade(v, s);
+    CHECK(part_of(m, 0, Part::output).score == 2);
+    CHECK(part_of(m, 0, Part::output).hints.empty());
+  }
+  {
+    // A matrix part: a row too many.
+    Submission s = from_key(v);
+    s.answers["q2"]["scores"].rows.push_back({"1", "2", "3"});
+    const Marked m = grade(v, s);
+    const PartResult& scores = part_of(m, 1, Part::scores);
+    CHECK(scores.score < scores.max_score);
+    REQUIRE(!scores.hints.empty());
+    CHECK(scores.hints[0] == "scores has 3 rows, one per query; you wrote 4");
+  }
+}
