@@ -163,11 +163,18 @@ class QuestionGrader {
           else complete = false;
         }
         if (!complete) continue;
-        bool row_differs = false;
+        bool row_differs = false, coarse = false;
         for (std::size_t c = 0; c < row.size(); ++c) {
           const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
-          if (either_masked ? row[c] != ref[r][c] : !within(tolerance_row(p, r)[c], row[c], ref[r][c])) row_differs = true;
+          if (either_masked ? row[c] == ref[r][c] : within(tolerance_row(p, r)[c], row[c], ref[r][c])) continue;
+          if (!either_masked && right_but_coarse(p, w.read(r, c), ref[r][c])) coarse = true;
+          else row_differs = true;
         }
+        // A row that is right but rounded too far is not carried from: the
+        // parts after it are judged against the right answer, so coarse
+        // rounding never earns more than precise work (it is "too few
+        // decimals" there too).
+        if (coarse && !row_differs) row = ref[r];
         out.differs = out.differs || row_differs;
         out.rows[r].complete = true;
         out.rows[r].accepted = !row_differs;
@@ -177,6 +184,16 @@ class QuestionGrader {
   }
 
   const Tolerance& cell_tol(Part p, std::size_t r, std::size_t c) { return tolerance_row(p, r)[c]; }
+
+  // True when a number is the right one rounded to fewer decimals than asked
+  // ("0.67" for 0.665 when 3 are asked): verdict imprecise. A weight written
+  // as a whole number is 0 or 1, picking one token (the lesson's common
+  // mistake), and is never "right but coarse".
+  bool right_but_coarse(Part p, const CellReading& read, double truth) const {
+    return read.kind == CellReading::Kind::value && read.decimals >= 0 && read.decimals < spec_->decimals(p) &&
+           std::fabs(read.value - truth) < 0.51 * decimal_unit(read.decimals) &&
+           !(p == Part::weights && read.decimals == 0);
+  }
 
   // Carried reference rows: the right method applied to the student's own
   // earlier answers, where those differ from the reference; with what each
@@ -299,11 +316,7 @@ class QuestionGrader {
                               read.value, (*carry[r])[c])) {
               cell.verdict = Verdict::carried;
               ++carried_cells;
-            } else if (read.decimals >= 0 && read.decimals < decimals &&
-                       std::fabs(read.value - t) < 0.51 * decimal_unit(read.decimals) &&
-                       !(p == Part::weights && read.decimals == 0)) {
-              // (A weight written as a whole number is 0 or 1: picking one
-              // token, the lesson's common mistake, never "right but coarse".)
+            } else if (right_but_coarse(p, read, t)) {
               cell.verdict = Verdict::imprecise;
               cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
                                       read.decimals == 1 ? "" : "s", decimals);

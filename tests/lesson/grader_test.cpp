@@ -394,3 +394,28 @@ TEST_CASE("a part with the wrong number of values says so, and stray values neve
     CHECK(scores.hints[0] == "scores has 3 rows, one per query; you wrote 4");
   }
 }
+
+TEST_CASE("precision is never inverted: coarse weights earn no more downstream than precise ones") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  const auto q1 = [&](const char* w1, const char* w2, const char* w3) {
+    Submission s;
+    s.answers["q1"]["scores"].rows = {{"2", "0", "1"}};
+    s.answers["q1"]["weights"].rows = {{w1, w2, w3}};
+    s.answers["q1"]["output"].rows = {{"7.9", "2.1"}};
+    return grade(v, s).questions[0];
+  };
+  const QuestionResult precise = q1("0.665", "0.090", "0.245");
+  const QuestionResult coarse = q1("0.67", "0.09", "0.24");
+  CHECK(precise.score >= coarse.score);
+  // The output, 7.9 and 2.1 for 7.876 and 2.124, is what rounding the
+  // weights early gives (0.67 × 10 + 0.24 × 5), after either: no marks, and
+  // the same mistake named.
+  CHECK(precise.parts[2].score == 0);
+  CHECK(coarse.parts[2].score == 0);
+  CHECK(precise.parts[2].diagnoses == std::vector<std::string>{"rounded-early"});
+  CHECK(coarse.parts[2].diagnoses == std::vector<std::string>{"rounded-early"});
+  // Weights that are wrong (not merely rounded) are still carried from.
+  const QuestionResult carried = q1("0.5", "0.2", "0.3");
+  CHECK(carried.parts[1].score == 0);
+}
