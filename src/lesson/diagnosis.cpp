@@ -191,6 +191,15 @@ std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part
   std::vector<MistakenAnswer> from_scores =
       part == Part::scores || upstream ? score_mistakes(q) : std::vector<MistakenAnswer>();
   switch (part) {
+    case Part::query:
+      // The asking token's query worked from another token's embedding:
+      // the multiplication right, the row wrong.
+      if (q.spec->projections && q.query_token) {
+        const Matrix all_queries = multiply(q.embeddings, q.w_q);
+        for (std::size_t other = 0; other < all_queries.size(); ++other)
+          if (other != *q.query_token) out.push_back({"wrong-query", {all_queries[other]}});
+      }
+      break;
     case Part::scores: out = std::move(from_scores); break;
     case Part::weights:
       for (const MistakenAnswer& m : from_scores) out.push_back({m.code, softmax_rows(m.numbers)});
@@ -210,7 +219,10 @@ std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part
     default: break;
   }
   // Keep only those that are numbers and differ from the right answer.
-  const Matrix& right = part == Part::scores ? q.scores : part == Part::weights ? q.weights : q.output;
+  const Matrix& right = part == Part::query    ? q.queries
+                        : part == Part::scores  ? q.scores
+                        : part == Part::weights ? q.weights
+                                                : q.output;
   out.erase(std::remove_if(out.begin(), out.end(),
                            [&](const MistakenAnswer& m) { return !finite(m.numbers) || same(m.numbers, right); }),
             out.end());

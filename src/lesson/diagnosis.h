@@ -38,7 +38,8 @@ struct MistakenAnswer {
 
 // The mistaken versions of `part` that differ from the reference, computed
 // from `scores` and `weights` (the reference ones, or the student's own for
-// mistakes made after a wrong earlier step). Parts: scores, weights, output.
+// mistakes made after a wrong earlier step). Parts: query (with
+// projections: another token's embedding projected), scores, weights, output.
 // With `upstream`, mistakes of earlier steps are carried into this part too
 // (for when the student did not write the earlier step down).
 // REQUIRES: scores and weights have the variant's shape.

@@ -434,10 +434,10 @@ class QuestionGrader {
   // Names the mistake that reproduces the student's numbers, if one does
   // and explains them better than the right method.
   void diagnose(PartResult& result, Part p) {
-    if (p != Part::scores && p != Part::weights && p != Part::output) return;
+    if (p != Part::query && p != Part::scores && p != Part::weights && p != Part::output) return;
     // Mistakes of an earlier step count here only when that step is not written down.
     const Part before = p == Part::output ? Part::weights : Part::scores;
-    const bool upstream = p != Part::scores && !answered(before);
+    const bool upstream = (p == Part::weights || p == Part::output) && !answered(before);
     std::size_t readable = 0, credited = 0;
     for (const CellResult& cell : result.cells) {
       if (cell.value || cell.masked) ++readable;
@@ -448,7 +448,7 @@ class QuestionGrader {
     std::vector<MistakenAnswer> candidates = mistaken_answers(*q_, p, q_->scores, q_->weights, upstream);
     const StudentRows& ss = student_rows(Part::scores);
     const StudentRows& sw = student_rows(Part::weights);
-    if (p != Part::scores && (ss.differs || sw.differs)) {
+    if ((p == Part::weights || p == Part::output) && (ss.differs || sw.differs)) {
       Matrix scores = q_->scores, weights = q_->weights;
       bool complete = true;
       for (std::size_t r = 0; r < scores.size(); ++r) {

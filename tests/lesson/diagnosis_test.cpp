@@ -339,3 +339,28 @@ TEST_CASE("every mistake on every shipped rubric gets exactly its own code, and 
   CHECK(checked > 1500);
   CHECK(skipped < checked / 4);
 }
+
+TEST_CASE("projections: a query worked from another token's embedding is diagnosed wrong-query on the query part") {
+  const Rubric rubric = shipped("projections");
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+    for (std::size_t qi = 0; qi < v.questions.size(); ++qi) {
+      const QuestionVariant& q = v.questions[qi];
+      if (!q.query_token || !q.spec->marking.count(Part::query)) continue;
+      const Matrix all = multiply(q.embeddings, q.w_q);
+      for (std::size_t other = 0; other < all.size(); ++other) {
+        if (other == *q.query_token || all[other] == all[*q.query_token]) continue;
+        Submission s;
+        put(s, q, Part::query, {all[other]});
+        const Marked m = grade(v, s);
+        const PartResult& query = part_of(m, qi, Part::query);
+        INFO("seed " << seed << " " << q.spec->id << " token " << other);
+        CHECK(query.diagnoses == std::vector<std::string>{"wrong-query"});
+        for (const std::string& h : query.hints) CHECK(h.find("Multiply the embedding") == std::string::npos);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 40);
+}
