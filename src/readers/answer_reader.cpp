@@ -406,6 +406,19 @@ bool looks_like_json(std::string_view text) {
   return first != std::string_view::npos && text[first] == '{';
 }
 
+// An answer file's tree. A .json file is JSON, and so is text that starts
+// like a JSON object: '{' then a quoted key (or '}'). Other text is YAML,
+// flow style included (`{student: s01, answers: {...}}`, keys unquoted).
+YamlNode parse_tree(std::string_view text, const std::string& source, const YamlLimits& limits) {
+  const bool json_name = source.size() >= 5 && lower(std::string_view(source).substr(source.size() - 5)) == ".json";
+  bool json = json_name;
+  if (!json && looks_like_json(text)) {
+    const std::size_t next = text.find_first_not_of(" \t\r\n", text.find('{') + 1);
+    json = next == std::string_view::npos || text[next] == '"' || text[next] == '}';
+  }
+  return json ? parse_json(text, limits) : parse_yaml(text, source, limits);
+}
+
 // ---- Sheets ----
 
 // Where one sheet column's cell goes.
@@ -592,9 +605,7 @@ Submission read_answer_file(std::string_view text, const std::string& source,
     if (text.starts_with(utf8_bom)) text.remove_prefix(utf8_bom.size());
     YamlLimits yaml_limits;
     yaml_limits.max_bytes = limits.max_file_bytes;
-    const YamlNode root =
-        looks_like_json(text) ? parse_json(text, yaml_limits) : parse_yaml(text, source, yaml_limits);
-    SubmissionReader(s, limits).read(root);
+    SubmissionReader(s, limits).read(parse_tree(text, source, yaml_limits));
   } catch (const Unreadable& u) {
     s.unreadable = with_place(u.line, u.column, u.message);
   } catch (const Error& e) {

@@ -513,3 +513,24 @@ TEST_CASE("errors thrown by the callback pass through") {
                                [](Submission&&) { throw Error("stop"); }),
                     "stop");
 }
+
+TEST_CASE("flow-style YAML is YAML: a file starting with '{' that is not JSON is read as YAML") {
+  const ReadLimits limits;
+  const Submission flow = read_answer_file(
+      "{student: s01, rubric: lesson, seed: 2026, answers: {q1: {scores: [2, 0, 1], weights: [0.665, 0.090, 0.245]}}}\n",
+      "answers/s01.yaml", limits);
+  REQUIRE(flow.unreadable.empty());
+  CHECK(flow.student == "s01");
+  CHECK(flow.seed == 2026u);
+  CHECK(flow.answers.at("q1").at("weights").rows == std::vector<std::vector<std::string>>{{"0.665", "0.090", "0.245"}});
+  // The same text in a .json file is JSON, and JSON it is not.
+  const Submission named_json = read_answer_file("{student: s01}\n", "answers/s01.json", limits);
+  CHECK(!named_json.unreadable.empty());
+  // JSON stays JSON, and a broken JSON file gets the JSON reader's message.
+  const Submission json = read_answer_file("{\"student\": \"s02\", \"answers\": {}}", "answers/s02.yaml", limits);
+  CHECK(json.unreadable.empty());
+  CHECK(json.student == "s02");
+  const Submission broken = read_answer_file("{\"student\": \"s03\",, }", "answers/s03.txt", limits);
+  CHECK(!broken.unreadable.empty());
+  CHECK(broken.unreadable.find("JSON") != std::string::npos);
+}
