@@ -64,6 +64,7 @@ class QuestionGrader {
     s_ = &s;
     for (Written& w : written_) w.ready = false;
     for (StudentRows& rows : student_rows_) rows.ready = false;
+    for (PartAnswers& a : answers_) a.ready = false;
     for (auto& rows : tolerances_)
       for (std::vector<Tolerance>& row : rows) row.clear();
     QuestionResult result;
@@ -112,7 +113,7 @@ class QuestionGrader {
     w.readings.clear();
     const Matrix& ref = truth(p);
     w.cols = ref.empty() ? 0 : ref[0].size();
-    const PartAnswer* a = find_part(*s_, spec_->id, p);
+    const PartAnswer* a = answer(p);
     const bool masked_allowed = p == Part::scores && spec_->mask == Mask::causal;
     for (std::size_t r = 0; r < ref.size(); ++r)
       for (std::size_t c = 0; c < w.cols; ++c) {
@@ -122,6 +123,47 @@ class QuestionGrader {
         if (w.readings.back().kind != CellReading::Kind::unanswered && !is_blank(text)) w.answered = true;
       }
     return w;
+  }
+
+  // The student's cells of part p, or nullptr. A one-row list of exactly
+  // twice the values asked, in pairs of digits, is what YAML makes of
+  // decimal commas ([0,665, 0,090, 0,245] is six numbers to YAML): its pairs
+  // are read as decimal commas, and `comma_note` says so.
+  struct PartAnswers {
+    bool ready = false;
+    const PartAnswer* answer = nullptr;
+    PartAnswer paired;       // the pairs joined, when they are used
+    std::string comma_note;  // "" unless they are
+  };
+  const PartAnswer* answer(Part p) {
+    PartAnswers& out = answers_[static_cast<std::size_t>(p)];
+    if (out.ready) return out.answer;
+    out.ready = true;
+    out.comma_note.clear();
+    out.answer = find_part(*s_, spec_->id, p);
+    const Matrix& ref = truth(p);
+    const PartAnswer* a = out.answer;
+    if (!a || a->shaped_by_sheet || ref.size() != 1 || a->rows.size() != 1 || a->rows[0].size() != 2 * ref[0].size())
+      return out.answer;
+    const auto digits = [](std::string_view s, bool sign) {
+      s = trim(s);
+      if (sign && !s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+      return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const std::vector<std::string>& row = a->rows[0];
+    for (std::size_t i = 0; i < row.size(); i += 2)
+      if (!digits(row[i], true) || !digits(row[i + 1], false)) return out.answer;
+    out.paired.rows.assign(1, {});
+    std::string shown;
+    for (std::size_t i = 0; i < row.size(); i += 2) {
+      out.paired.rows[0].push_back(std::string(trim(row[i])) + "," + std::string(trim(row[i + 1])));
+      shown += (shown.empty() ? "" : ", ") + out.paired.rows[0].back();
+    }
+    out.comma_note = fmt::format("{}: YAML reads a decimal comma as a list comma, so these {} numbers were read "
+                                 "as {} with decimal commas ({}); write 0.665, or quote \"0,665\"",
+                                 part_label(p), row.size(), ref[0].size(), shown);
+    out.answer = &out.paired;
+    return out.answer;
   }
 
   // True when the student wrote anything for part p.
@@ -342,6 +384,8 @@ class QuestionGrader {
     if (right < cells && result.answered > 0) diagnose(result, p);
     hints(result, p);
     if (!count_note.empty()) result.hints.insert(result.hints.begin(), std::move(count_note));
+    if (const std::string& note = answers_[static_cast<std::size_t>(p)].comma_note; !note.empty())
+      result.hints.insert(result.hints.begin(), note);
     return result;
   }
 
@@ -350,7 +394,7 @@ class QuestionGrader {
   // differs, more or fewer ("output has 2 values; you wrote 4"); "" when it
   // does not. Missing values are the unanswered cells.
   std::size_t stray_values(Part p, std::string& note) {
-    const PartAnswer* a = find_part(*s_, spec_->id, p);
+    const PartAnswer* a = answer(p);
     if (!a || a->shaped_by_sheet) return 0;
     const Matrix& ref = truth(p);
     const std::string name = part_label(p);
@@ -625,6 +669,7 @@ class QuestionGrader {
   std::array<Written, parts> written_;
   std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;  // an empty row: not yet computed
   std::array<StudentRows, parts> student_rows_;
+  std::array<PartAnswers, parts> answers_;
 };
 
 }  // namespace

@@ -28,6 +28,7 @@ std::string render_answer_template(const Rubric& rubric, const Variant& variant)
   std::string out;
   out += fmt::format("# attnmark answer file for {}: replace each ~ with your answer.\n", rubric.name);
   out += "# Numbers like 0.665, 2/3 or 66.5% are fine; write masked for a masked score.\n";
+  out += "# A decimal comma needs quotes in a list, [\"0,665\", ...], or write 0.665.\n";
   out += fmt::format("rubric: {}\n", quoted(variant.rubric));
   out += fmt::format("student: {}\n", quoted(variant.student));
   out += fmt::format("seed: {}\n", variant.seed);

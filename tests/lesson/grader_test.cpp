@@ -9,6 +9,7 @@
 #include "lesson/attention.h"
 #include "lesson/grader.h"
 #include "lesson/numbers.h"
+#include "readers/answer_reader.h"
 #include "readers/rubric_loader.h"
 
 using namespace attnmark;
@@ -418,4 +419,28 @@ TEST_CASE("precision is never inverted: coarse weights earn no more downstream t
   // Weights that are wrong (not merely rounded) are still carried from.
   const QuestionResult carried = q1("0.5", "0.2", "0.3");
   CHECK(carried.parts[1].score == 0);
+}
+
+TEST_CASE("decimal commas in a YAML list, six numbers to YAML for three weights, are read as decimal commas, with a note") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  // What the answer reader makes of `weights: [0,665, 0,090, 0,245]`.
+  const Submission s = read_answer_file(
+      "student: s001\nseed: 2026\nanswers:\n  q1:\n    weights: [0,665, 0,090, 0,245]\n    output: [7,88, 2,12]\n",
+      "s001.yaml", ReadLimits{});
+  REQUIRE(s.answers.at("q1").at("weights").rows[0].size() == 6);
+  const Marked m = grade(v, s);
+  const PartResult& weights = part_of(m, 0, Part::weights);
+  CHECK(weights.score == 2);
+  REQUIRE(!weights.hints.empty());
+  CHECK(weights.hints[0] ==
+        "weights: YAML reads a decimal comma as a list comma, so these 6 numbers were read as 3 with decimal commas "
+        "(0,665, 0,090, 0,245); write 0.665, or quote \"0,665\"");
+  CHECK(part_of(m, 0, Part::output).score == 2);
+  // Not pairs of digits: the count is wrong, and said so.
+  Submission odd;
+  odd.answers["q1"]["weights"].rows = {{"0.5", "665", "0", "090", "0", "245"}};
+  const Marked mo = grade(v, odd);
+  REQUIRE(!part_of(mo, 0, Part::weights).hints.empty());
+  CHECK(part_of(mo, 0, Part::weights).hints[0] == "weights has 3 values; you wrote 6");
 }
