@@ -9,11 +9,13 @@
 // Header-only: small, and used by every layer.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attnmark {
 
@@ -38,6 +40,39 @@ inline std::string lower(std::string_view text) {
   for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
+}
+
+// The edit distance between two words (insertions, deletions, changes).
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'weights'?)" for the nearest of `allowed` to a misspelt
+// `given` (at most 2 edits away; the first of equals), else "". The one
+// home of "did you mean" for rubrics and answer files alike.
+//   did_you_mean("weigths", {"scores", "weights"}) == " (did you mean 'weights'?)"
+inline std::string did_you_mean(std::string_view given, const std::vector<std::string>& allowed) {
+  std::string best;
+  std::size_t best_distance = 3;  // only close misspellings
+  for (const std::string& word : allowed) {
+    const std::size_t d = edit_distance(given, word);
+    if (d < best_distance) {
+      best_distance = d;
+      best = word;
+    }
+  }
+  return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
 }
 
 // Decodes the UTF-8 character that starts at text[i] into `code_point` and

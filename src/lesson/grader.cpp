@@ -703,15 +703,29 @@ Marked grade(const Variant& variant, const Submission& submission) {
     const auto q = std::find_if(variant.questions.begin(), variant.questions.end(),
                                 [&](const QuestionVariant& v) { return v.spec->id == id; });
     if (q == variant.questions.end()) {
-      marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked", id));
+      // "q 1" or "Q1" means q1; "q9" is another question, not a misspelling.
+      const auto plain = [](std::string_view s) {
+        std::string out;
+        for (char c : lower(s))
+          if (c != ' ' && c != '_' && c != '-' && c != '.') out += c;
+        return out;
+      };
+      std::string meant;
+      for (const QuestionVariant& v : variant.questions)
+        if (plain(v.spec->id) == plain(id)) meant = " (did you mean '" + v.spec->id + "'?)";
+      marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked{}", id, meant));
       continue;
     }
+    std::vector<std::string> asked_names;
+    for (Part p : q->spec->ask) asked_names.emplace_back(part_name(p));
     for (const auto& entry : parts) {
       const std::string& name = entry.first;
       const bool asked = std::any_of(q->spec->ask.begin(), q->spec->ask.end(), [&](Part p) {
         return parse_part(name) == p;
       });
-      if (!asked) marked.notes.push_back(fmt::format("{}.{} is not asked in this rubric and was not marked", id, name));
+      if (!asked)
+        marked.notes.push_back(fmt::format("{}.{} is not asked in this rubric and was not marked{}", id, name,
+                                           did_you_mean(name, asked_names)));
     }
   }
   return marked;

@@ -134,7 +134,9 @@ class SubmissionReader {
       else if (k == "variant") read_variant(single(value, k), s_);
       else if (k == "generator") generator(value);
       else if (k == "answers") answers(value);
-      else s_.notes.push_back("unknown key " + in_quotes(k) + " ignored");
+      else
+        s_.notes.push_back("unknown key " + in_quotes(k) + " ignored" +
+                           did_you_mean(k, {"rubric", "student", "seed", "variant", "generator", "answers"}));
     }
   }
 

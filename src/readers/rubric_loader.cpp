@@ -22,22 +22,6 @@ constexpr std::size_t max_rubric_bytes = std::size_t(1) << 20;
 // Longer messages (a long misspelt key quoted back) are cut.
 constexpr std::size_t max_message_bytes = 1000;
 
-// Edit distance, for "did you mean" on a misspelt key or word.
-std::size_t distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string quoted_list(const std::vector<std::string>& words) {
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -47,18 +31,6 @@ std::string quoted_list(const std::vector<std::string>& words) {
   return out;
 }
 
-std::string suggestion(std::string_view given, const std::vector<std::string>& allowed) {
-  std::string best;
-  std::size_t best_distance = 3;  // only close misspellings
-  for (const std::string& word : allowed) {
-    const std::size_t d = distance(given, word);
-    if (d < best_distance) {
-      best_distance = d;
-      best = word;
-    }
-  }
-  return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
-}
 
 std::string describe(const YamlNode& node) {
   switch (node.kind) {
@@ -123,7 +95,7 @@ class Loader {
     for (const auto& [key, value] : map.entries)
       if (std::find(allowed.begin(), allowed.end(), key.text) == allowed.end())
         fail(key, fmt::format("{}unknown key '{}'{}; allowed here: {}", path.empty() ? "" : path + ": ",
-                              key.text, suggestion(key.text, allowed), quoted_list(allowed)));
+                              key.text, did_you_mean(key.text, allowed), quoted_list(allowed)));
   }
 
   std::string text(const YamlNode& n, const std::string& field) const {
@@ -284,7 +256,7 @@ class Loader {
                                                    "weights", "output", "most-attended"};
     const std::string s = text(n, field);
     if (const std::optional<Part> p = parse_part(s)) return *p;
-    fail(n, fmt::format("{}: unknown part '{}'{}; parts are {}", field, s, suggestion(s, names), quoted_list(names)));
+    fail(n, fmt::format("{}: unknown part '{}'{}; parts are {}", field, s, did_you_mean(s, names), quoted_list(names)));
   }
 
   Tolerance tolerance(const YamlNode& n, const std::string& field) const {
@@ -420,7 +392,7 @@ class Loader {
     if (task_text == "one-token") q.task = Task::one_token;
     else if (task_text == "all-tokens") q.task = Task::all_tokens;
     else fail(*task, fmt::format("{}.task: expected 'one-token' or 'all-tokens'; got '{}'{}", id, task_text,
-                                 suggestion(task_text, {"one-token", "all-tokens"})));
+                                 did_you_mean(task_text, {"one-token", "all-tokens"})));
 
     return task_text;
   }
@@ -452,7 +424,7 @@ class Loader {
           fail(*qt, fmt::format("{}.query_token: tokens come from a word bank, so give a position or random, not a word", id));
         if (std::find(q.tokens.words.begin(), q.tokens.words.end(), s) == q.tokens.words.end())
           fail(*qt, fmt::format("{}.query_token: '{}' is not one of the tokens ({}){}", id, s,
-                                quoted_list(q.tokens.words), suggestion(s, q.tokens.words)));
+                                quoted_list(q.tokens.words), did_you_mean(s, q.tokens.words)));
         q.query_token.kind = QueryTokenSpec::Kind::word;
         q.query_token.word = s;
       }
@@ -564,7 +536,7 @@ class Loader {
       else {
         const bool ok = x->is_scalar() && x->text.find_first_of("0123456789") != std::string::npos;
         if (!ok) fail(*x, fmt::format("{}.scale: expected 'none', 'sqrt-dk' or a number above 0; got {}{}", id, describe(*x),
-                                      x->is_scalar() ? suggestion(x->text, {"none", "sqrt-dk"}) : ""));
+                                      x->is_scalar() ? did_you_mean(x->text, {"none", "sqrt-dk"}) : ""));
         q.scale.kind = ScaleSpec::Kind::number;
         q.scale.number = number(*x, id + ".scale");
         if (q.scale.number <= 0) fail(*x, fmt::format("{}.scale: expected 'none', 'sqrt-dk' or a number above 0; got {}", id, x->text));
@@ -579,7 +551,7 @@ class Loader {
       const std::string s = text(*x, id + ".mask");
       if (s == "none") q.mask = Mask::none;
       else if (s == "causal") q.mask = Mask::causal;
-      else fail(*x, fmt::format("{}.mask: expected 'none' or 'causal'; got '{}'{}", id, s, suggestion(s, {"none", "causal"})));
+      else fail(*x, fmt::format("{}.mask: expected 'none' or 'causal'; got '{}'{}", id, s, did_you_mean(s, {"none", "causal"})));
     }
   }
 

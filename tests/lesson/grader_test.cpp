@@ -444,3 +444,18 @@ TEST_CASE("decimal commas in a YAML list, six numbers to YAML for three weights,
   REQUIRE(!part_of(mo, 0, Part::weights).hints.empty());
   CHECK(part_of(mo, 0, Part::weights).hints[0] == "weights has 3 values; you wrote 6");
 }
+
+TEST_CASE("misspelt parts and questions in an answer file get 'did you mean', as rubric errors do") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q1"]["weigths"].rows = {{"0.665", "0.090", "0.245"}};
+  s.answers["q 1"]["scores"].rows = {{"2", "0", "1"}};
+  s.answers["q9"]["scores"].rows = {{"2", "0", "1"}};
+  const Marked m = grade(v, s);
+  CHECK(m.notes == std::vector<std::string>{
+                       "answers for 'q 1', which this rubric does not have, were not marked (did you mean 'q1'?)",
+                       "q1.weigths is not asked in this rubric and was not marked (did you mean 'weights'?)",
+                       "answers for 'q9', which this rubric does not have, were not marked",
+                   });
+}

@@ -232,7 +232,7 @@ TEST_CASE("notes: unknown keys, bad seed and variant, other generator") {
                        "seed 'abc' is not a whole number; ignored",
                        "variant '2A1549CA301B20B2' is not 16 lower-case hex digits",
                        "generator 'attnmark-gen/0' differs from this attnmark's 'attnmark-gen/1'",
-                       "unknown key 'Answers' ignored",
+                       "unknown key 'Answers' ignored (did you mean 'answers'?)",
                    });
 
   CHECK(read_answer_file("seed: -1\n", "a").notes == Notes{"seed '-1' is not a whole number; ignored"});
