@@ -3,6 +3,9 @@
 // most attended word. Each mistake's diagnosis: diagnosis_test.cpp.
 #include "support/test_support.h"
 
+#include <algorithm>
+#include <functional>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -458,4 +461,53 @@ TEST_CASE("misspelt parts and questions in an answer file get 'did you mean', as
                        "q1.weigths is not asked in this rubric and was not marked (did you mean 'weights'?)",
                        "answers for 'q9', which this rubric does not have, were not marked",
                    });
+}
+
+TEST_CASE("right answers in every spelling students use get full marks and no diagnosis, on every shipped rubric") {
+  // Each spelling rewrites the key's cells as a student might type them.
+  const auto respell = [](Submission& s, const std::function<std::string(const std::string&, const std::string&)>& f) {
+    for (auto& [question, parts] : s.answers)
+      for (auto& [part, answer] : parts)
+        if (part != "most_attended")
+          for (auto& row : answer.rows)
+            for (std::string& cell : row)
+              if (cell != "masked") cell = f(part, cell);
+  };
+  const std::vector<std::pair<std::string, std::function<std::string(const std::string&, const std::string&)>>> spellings = {
+      {"decimal comma", [](const std::string&, const std::string& c) {
+         std::string out = c;
+         std::replace(out.begin(), out.end(), '.', ',');
+         return out;
+       }},
+      {"percent weights", [](const std::string& part, const std::string& c) {
+         if (part != "weights") return c;
+         const double x = std::stod(c) * 100;
+         const std::size_t dot = c.find('.');
+         const int decimals = dot == std::string::npos ? 0 : static_cast<int>(c.size() - dot - 1);
+         return format_fixed(x, std::max(0, decimals - 2)) + "%";
+       }},
+      {"spaces and a plus sign", [](const std::string&, const std::string& c) {
+         return c[0] == '-' ? " \u2212" + c.substr(1) + " " : " +" + c + " ";
+       }},
+      {"whole numbers as fractions", [](const std::string&, const std::string& c) {
+         return c.find('.') == std::string::npos && c[0] != '-' ? std::to_string(std::stoll(c) * 2) + "/2" : c;
+       }},
+  };
+  int checked = 0;
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "projections", "class-demo"}) {
+    const Rubric rubric = shipped(name);
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      const Variant v = make_variant(rubric, seed, "s" + std::to_string(seed));
+      for (const auto& [spelling, f] : spellings) {
+        Submission s = from_key(v);
+        respell(s, f);
+        const Marked m = grade(v, s);
+        INFO(name << " seed " << seed << " spelling: " << spelling);
+        CHECK(m.score == m.max_score);
+        CHECK(all_diagnoses(m).empty());
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 6 * 10 * 4);
 }
