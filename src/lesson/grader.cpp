@@ -69,6 +69,8 @@ class QuestionGrader {
       for (std::vector<Tolerance>& row : rows) row.clear();
     QuestionResult result;
     result.id = spec_->id;
+    result.tokens = q.tokens;
+    result.query_rows = q.query_rows();
     for (Part p : spec_->ask) {
       PartResult part = p == Part::most_attended ? grade_words() : grade_numbers(p);
       result.score += part.score;
@@ -578,7 +580,8 @@ class QuestionGrader {
     bool wrong = false;
     for (const CellResult& cell : result.cells) {
       if (!cell.note.empty() && cell.verdict != Verdict::correct)
-        result.hints.push_back(fmt::format("{} {}: {}", part_name(p), cell.label, cell.note));
+        result.hints.push_back(
+            fmt::format("{} · {}: {}", part_label(p), cell_name(q_->tokens, q_->query_rows(), p, cell.label), cell.note));
       wrong = wrong || cell.verdict == Verdict::wrong;
     }
     if (result.follow_through)
@@ -684,6 +687,33 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::unreadable: return "unreadable";
   }
   return "?";
+}
+
+std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
+                      std::string_view label) {
+  // The label is "column" for a one-row part, "row.column" for a matrix.
+  const std::size_t dot = label.find('.');
+  const auto number = [](std::string_view s) {
+    std::size_t n = 0;
+    for (char c : s) n = n * 10 + static_cast<std::size_t>(c - '0');
+    return n;
+  };
+  const std::size_t column = number(dot == std::string_view::npos ? label : label.substr(dot + 1));
+  const std::size_t row = dot == std::string_view::npos ? 0 : number(label.substr(0, dot));
+  const auto token = [&](std::size_t i) { return i < tokens.size() ? tokens[i] : std::to_string(i + 1); };
+  const auto query = [&](std::size_t r) { return r < query_rows.size() ? token(query_rows[r]) : std::to_string(r + 1); };
+  switch (part) {
+    case Part::scores:
+    case Part::weights:
+      return row ? query(row - 1) + " → " + token(column - 1) : token(column - 1);
+    case Part::keys:
+    case Part::values:
+      return row ? token(row - 1) + ", " + std::to_string(column) : std::to_string(column);
+    case Part::most_attended:
+      return label.empty() ? std::string() : query(column - 1);
+    default:  // query, queries, output: a dimension, of a query's row
+      return row ? query(row - 1) + ", " + std::to_string(column) : std::to_string(column);
+  }
 }
 
 Marked grade(const Variant& variant, const Submission& submission) {

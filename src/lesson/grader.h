@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lesson/rubric.h"
@@ -62,7 +63,19 @@ struct QuestionResult {
   double score = 0;
   double max_score = 0;
   std::vector<PartResult> parts;
+  std::vector<std::string> tokens;      // the question's tokens, to name cells by (cell_name)
+  std::vector<std::size_t> query_rows;  // the token of each query row
 };
+
+// A cell named for people by its tokens, from its label ("2.3", "3", ""):
+// weights and scores by their key, after the query for a row of a matrix
+// ("late", "is → bus"); outputs and projections by their dimension, after
+// the token for a row of a matrix ("2", "is, 2"); the most attended word by
+// its query ("is"), or "" for the one word of a one-token question.
+// REQUIRES: label is one the grader gave a cell of `part` in `question`.
+//   cell_name(q, Part::scores, "2.1") == "is → bus"   (tokens bus, is, late)
+std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
+                      std::string_view label);
 
 // A whole submission, marked.
 struct Marked {

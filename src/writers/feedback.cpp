@@ -139,7 +139,9 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, b
       out += fmt::format("### {}: {} / {}\n\n", part_label(p.part), score_text(p.score), score_text(p.max_score));
       out += reveal ? "| Cell | Your answer | Mark | Answer |\n|---|---|---|---|\n" : "| Cell | Your answer | Mark |\n|---|---|---|\n";
       for (const CellResult& c : p.cells) {
-        out += fmt::format("| {} | {} | {} |", c.label.empty() ? "-" : c.label, markdown_text(c.given), verdict_look(c.verdict).symbol);
+        const std::string name = cell_name(q.tokens, q.query_rows, p.part, c.label);
+        out += fmt::format("| {} | {} | {} |", name.empty() ? "-" : markdown_text(name), markdown_text(c.given),
+                           verdict_look(c.verdict).symbol);
         out += reveal ? fmt::format(" {} |\n", markdown_text(c.expected)) : "\n";
       }
       out += "\n";
@@ -179,7 +181,7 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
       out += fmt::format("<h3>{} <span class=\"marks\">{} / {}</span>{}</h3>\n", html_escape(part_label(p.part)),
                          score_text(p.score), score_text(p.max_score),
                          p.follow_through ? " <span class=\"follow\">✓* follow-through</span>" : "");
-      out += "<table>\n<colgroup><col style=\"width:12%\"><col><col>";
+      out += "<table>\n<colgroup><col style=\"width:22%\"><col><col>";
       if (reveal) out += "<col>";
       out += "</colgroup>\n<thead><tr><th scope=\"col\">Cell</th><th scope=\"col\">Your answer</th>"
              "<th scope=\"col\">Mark</th>";
@@ -187,10 +189,11 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
       out += "</tr></thead>\n<tbody>\n";
       for (const CellResult& c : p.cells) {
         const VerdictLook& v = verdict_look(c.verdict);
+        const std::string name = cell_name(q.tokens, q.query_rows, p.part, c.label);
         std::string mark = fmt::format("{} {}", v.symbol, v.word);
         if (!c.note.empty()) mark += fmt::format("<br><span class=\"muted\">{}</span>", html_escape(c.note));
         out += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"{}\">{}</td>",
-                           html_escape(c.label.empty() ? "–" : c.label), c.given.empty() ? "" : html_escape(c.given), v.css, mark);
+                           html_escape(name.empty() ? "–" : name), c.given.empty() ? "" : html_escape(c.given), v.css, mark);
         if (reveal) out += "<td>" + html_escape(c.expected) + "</td>";
         out += "</tr>\n";
       }

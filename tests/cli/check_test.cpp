@@ -14,7 +14,7 @@ TEST_CASE("check: a student's self-check table, hints, and exit status 1 when so
   CHECK(r.status == 1);
   CHECK(r.out.find("q1               4.33 / 5\n") != std::string::npos);
   CHECK(r.out.find("  weights        1.33 / 2   ≈ ✓ ✓\n") != std::string::npos);
-  CHECK(r.out.find("      hint: weights 1: '0.67' is right to 2 decimal places; give 3\n") != std::string::npos);
+  CHECK(r.out.find("      hint: weights · bus: '0.67' is right to 2 decimal places; give 3\n") != std::string::npos);
   // No reference answers without --reveal.
   CHECK(r.out.find("0.665") == std::string::npos);
   const Run revealed = run_cli("check rubrics/lesson.yaml --answers '" + path.string() + "' --reveal");

@@ -511,3 +511,22 @@ TEST_CASE("right answers in every spelling students use get full marks and no di
   }
   CHECK(checked == 6 * 10 * 4);
 }
+
+TEST_CASE("cells are named by their tokens for people: weights · late, scores · is → bus") {
+  const std::vector<std::string> tokens = {"bus", "is", "late"};
+  CHECK(cell_name(tokens, {2}, Part::weights, "3") == "late");
+  CHECK(cell_name(tokens, {0, 1, 2}, Part::scores, "2.1") == "is → bus");
+  CHECK(cell_name(tokens, {2}, Part::output, "2") == "2");
+  CHECK(cell_name(tokens, {0, 1, 2}, Part::output, "3.1") == "late, 1");
+  CHECK(cell_name(tokens, {2}, Part::keys, "1.2") == "bus, 2");
+  CHECK(cell_name(tokens, {2}, Part::most_attended, "") == "");
+  CHECK(cell_name(tokens, {0, 1, 2}, Part::most_attended, "2") == "is");
+  // In a hint.
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  s.answers["q2"]["scores"].rows = {{"2", "0", "1"}, {"0", "4", "2"}, {"1", "2", "abc"}};
+  const Marked m = grade(v, s);
+  const std::vector<std::string>& hints = part_of(m, 1, Part::scores).hints;
+  CHECK(std::find(hints.begin(), hints.end(), "scores · late → late: could not read 'abc' as a number") != hints.end());
+}

@@ -257,7 +257,7 @@ void check_cells(const fs::path& out) {
     CHECK(cell(p, "2").at("note") == "'0.95' is right to 2 decimal places; give 3");
     CHECK(cell(p, "3").at("verdict") == "correct");
     const auto hints = p.at("hints").get<std::vector<std::string>>();
-    CHECK(std::find(hints.begin(), hints.end(), "weights 1: '0.05' is right to 2 decimal places; give 3") != hints.end());
+    CHECK(std::find(hints.begin(), hints.end(), "weights · late: '0.05' is right to 2 decimal places; give 3") != hints.end());
   }
   {
     INFO("s07: every spelling reads as the number meant");
