@@ -167,6 +167,12 @@ class SubmissionReader {
         s_.notes.push_back("question " + in_quotes(q) + " has control characters in its name; ignored");
         continue;
       }
+      if (parse_part(q)) {
+        // A part written one level too far left: it lands among the questions.
+        s_.notes.push_back("line " + std::to_string(qkey.line) + ": " + in_quotes(q) +
+                           " is a part, not a question; indent it under its question (q1:, q2:, ...); ignored");
+        continue;
+      }
       if (question.is_null()) {
         s_.answers[q];  // named but empty: the grader reports its parts unanswered
         continue;

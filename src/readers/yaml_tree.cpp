@@ -191,6 +191,27 @@ std::string source_line(std::string_view text, int line) {
   return out;
 }
 
+namespace {
+
+// The 1-based number of the first line whose indentation holds a tab, or 0.
+int first_tab_indented_line(std::string_view text) {
+  int line = 1;
+  bool at_start = true;  // only spaces and tabs so far on this line
+  for (char c : text) {
+    if (c == '\n') {
+      ++line;
+      at_start = true;
+    } else if (at_start && c == '\t') {
+      return line;
+    } else if (c != ' ' && c != '\r') {
+      at_start = false;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 YamlNode parse_yaml(std::string_view original, const std::string& file, const YamlLimits& limits) {
   std::string_view text = original;
   std::string normalised;  // the text yaml-cpp reads, when it differs
@@ -252,6 +273,11 @@ YamlNode parse_yaml(std::string_view original, const std::string& file, const Ya
     throw fail(e.mark.line + 1, e.mark.column + 1,
                "nested deeper than " + std::to_string(limits.max_depth) + " levels");
   } catch (const YAML::Exception& e) {
+    // A tab in the indentation is the commonest cause, and yaml-cpp's words
+    // for it ("end of map not found") do not say so: the first such line is named.
+    if (const int line = first_tab_indented_line(text))
+      throw fail(line, 1, "YAML indents with spaces, not tabs; replace the tab at the start of line " +
+                              std::to_string(line));
     // yaml-cpp's words for a missing closing quote, said plainly.
     const std::string what = e.msg == YAML::ErrorMsg::EOF_IN_SCALAR
                                  ? "a quoted value is never closed; add the missing quote"

@@ -534,3 +534,15 @@ TEST_CASE("flow-style YAML is YAML: a file starting with '{' that is not JSON is
   CHECK(!broken.unreadable.empty());
   CHECK(broken.unreadable.find("JSON") != std::string::npos);
 }
+
+TEST_CASE("messages a student can act on: a tab in the indentation, and a part indented one level too little") {
+  const ReadLimits limits;
+  const Submission tab =
+      read_answer_file("student: s001\nseed: 2026\nanswers:\n  q1:\n\tscores: [2, 0, 1]\n", "s001.yaml", limits);
+  CHECK(tab.unreadable == "line 5, column 1: YAML indents with spaces, not tabs; replace the tab at the start of line 5");
+  const Submission shallow =
+      read_answer_file("student: s001\nseed: 2026\nanswers:\n  q1:\n  scores: [2, 0, 1]\n", "s001.yaml", limits);
+  CHECK(shallow.unreadable.empty());
+  CHECK(shallow.notes == std::vector<std::string>{
+                             "line 5: 'scores' is a part, not a question; indent it under its question (q1:, q2:, ...); ignored"});
+}
