@@ -22,6 +22,8 @@ struct Options {
   bool force = false;                // mark: replace an earlier run's reports
   std::string answers;               // check: --answers
   bool reveal = false;               // check: show reference answers
+  bool self_test = false;            // validate: mark every known mistake on many variants
+  std::optional<std::string> seeds;  // validate --self-test: how many variants (default 40)
   std::string roster;                // generate, key, template: --roster CSV (one output per student)
   std::string theme = "default";     // HTML: default, cream, tint, high-contrast
   std::string text_size = "normal";  // HTML: normal, large, x-large

@@ -34,7 +34,12 @@ int main(int argc, char** argv) {
       continue;
     }
     sub->add_option("rubric", options.rubrics, "Rubric file (YAML)")->required();
-    if (name == "validate") continue;
+    if (name == "validate") {
+      sub->add_flag("--self-test", options.self_test,
+                    "Also mark every mistake the grader knows, and right answers in every spelling, on many variants");
+      sub->add_option("--seeds", options.seeds, "With --self-test: how many students' variants (default 40)");
+      continue;
+    }
     // Numbers are taken as text and parsed strictly (CLI11 turns -1 into 2^64-1).
     sub->add_option("--seed", options.seed, "Seed (a whole number); default: the rubric's seed:");
     sub->add_option("--student", options.student, "Student id; each id gets its own variant");

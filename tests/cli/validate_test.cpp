@@ -32,3 +32,29 @@ TEST_CASE("validate passes every shipped rubric") {
         "rubrics/scaled-causal.yaml: ok (2 questions)\n"
         "rubrics/projections.yaml: ok (1 question)\n");
 }
+
+TEST_CASE("validate --self-test: every known mistake named exactly and right answers in every spelling, or exit 1") {
+  const Run fair = run_cli("validate rubrics/lesson.yaml --self-test --seeds 5");
+  CHECK(fair.status == 0);
+  CHECK(fair.out.find("rubrics/lesson.yaml: self-test on 5 students' variants (seed 2026)\n") != std::string::npos);
+  CHECK(fair.out.find("  q1 weights: named exactly (of times made): hard-attention 5/5, no-exp 5/5, no-normalise 5/5, "
+                      "rounded-early 10/10, wrong-exp-base 10/10\n") != std::string::npos);
+  CHECK(fair.out.find("  right answers in 4 spellings: full marks on every variant\n") != std::string::npos);
+  CHECK(fair.out.find("rubrics/lesson.yaml: fair: every mistake is named exactly and right answers get full marks\n") !=
+        std::string::npos);
+  // A tolerance of 0 on weights asked to 3 decimals: the right answer, rounded
+  // as asked, loses its marks, and the self-test says so.
+  const std::filesystem::path path = scratch() / "zero-tolerance.yaml";
+  std::string rubric = attnmark::read_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/lesson.yaml", 1 << 20);
+  const std::string asked = "weights: {marks: 2, decimals: 3}";
+  REQUIRE(rubric.find(asked) != std::string::npos);
+  rubric.replace(rubric.find(asked), asked.size(), "weights: {marks: 2, decimals: 3, tolerance: {absolute: 0}}");
+  attnmark::write_file(path.string(), rubric);
+  const Run unfair = run_cli("validate '" + path.string() + "' --self-test --seeds 2");
+  CHECK(unfair.status == 1);
+  CHECK(unfair.out.find("    unfair: self-test-1, as asked: q1.weights 0 / 2") != std::string::npos);
+  CHECK(unfair.out.find("cases would be marked unfairly\n") != std::string::npos);
+  // --seeds is checked, and only goes with --self-test.
+  CHECK(run_cli("validate rubrics/lesson.yaml --seeds 5").status == 2);
+  CHECK(run_cli("validate rubrics/lesson.yaml --self-test --seeds 0").status == 2);
+}

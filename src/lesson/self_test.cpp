@@ -1,0 +1,201 @@
+#include "lesson/self_test.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <functional>
+#include <set>
+
+#include "lesson/attention.h"
+#include "lesson/diagnosis.h"
+#include "lesson/grader.h"
+#include "lesson/numbers.h"
+#include "lesson/tolerance.h"
+#include "lesson/variant.h"
+
+namespace attnmark {
+namespace {
+
+bool asks(const QuestionSpec& spec, Part p) { return std::find(spec.ask.begin(), spec.ask.end(), p) != spec.ask.end(); }
+
+// A matrix as a student writes it: rounded as asked, "masked" for a masked score.
+std::vector<std::vector<std::string>> written(const Matrix& m, int decimals) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Vector& row : m) {
+    rows.emplace_back();
+    for (double x : row) rows.back().push_back(x == masked_score ? "masked" : format_fixed(x, decimals));
+  }
+  return rows;
+}
+
+void put(Submission& s, const QuestionVariant& q, Part p, const Matrix& m) {
+  s.answers[q.spec->id][part_name(p)].rows = written(m, q.spec->decimals(p));
+}
+
+// The whole key, rounded as asked: what a careful student writes.
+Submission key_answers(const Variant& v) {
+  Submission s;
+  s.student = v.student;
+  for (const QuestionVariant& q : v.questions)
+    for (Part p : q.spec->ask) switch (p) {
+        case Part::query:
+        case Part::queries: put(s, q, p, q.queries); break;
+        case Part::keys: put(s, q, p, q.keys); break;
+        case Part::values: put(s, q, p, q.values); break;
+        case Part::scores: put(s, q, p, q.scores); break;
+        case Part::weights: put(s, q, p, q.weights); break;
+        case Part::output: put(s, q, p, q.output); break;
+        case Part::most_attended: {
+          PartAnswer& a = s.answers[q.spec->id]["most_attended"];
+          a.rows = {{}};
+          for (std::size_t t : q.most_attended) a.rows[0].push_back(q.tokens[t]);
+          break;
+        }
+      }
+  return s;
+}
+
+// True when no marker could tell `a` from `b` at this step: every cell of
+// one within the grader's own tolerance of the other's.
+bool alike(const QuestionVariant& q, Part part, const Matrix& a, const Matrix& b) {
+  for (std::size_t r = 0; r < a.size(); ++r)
+    for (std::size_t c = 0; c < a[r].size(); ++c) {
+      const bool masked = a[r][c] == masked_score || b[r][c] == masked_score;
+      if (masked ? a[r][c] != b[r][c] : !within(cell_tolerance(q, part, r, c), a[r][c], b[r][c])) return false;
+    }
+  return true;
+}
+
+// Right answers as students also write them.
+using Spelling = std::function<std::string(const std::string& part, const std::string& cell)>;
+const std::vector<std::pair<std::string, Spelling>>& spellings() {
+  static const std::vector<std::pair<std::string, Spelling>> all = {
+      {"as asked", [](const std::string&, const std::string& c) { return c; }},
+      {"decimal commas",
+       [](const std::string&, const std::string& c) {
+         std::string out = c;
+         std::replace(out.begin(), out.end(), '.', ',');
+         return out;
+       }},
+      {"weights as percentages",
+       [](const std::string& part, const std::string& c) {
+         if (part != "weights") return c;
+         const std::size_t dot = c.find('.');
+         const int decimals = dot == std::string::npos ? 0 : static_cast<int>(c.size() - dot - 1);
+         return format_fixed(std::stod(c) * 100, std::max(0, decimals - 2)) + "%";
+       }},
+      {"spaces and signs",
+       [](const std::string&, const std::string& c) {
+         return c[0] == '-' ? " \xE2\x88\x92" + c.substr(1) + " " : " +" + c + " ";
+       }},
+  };
+  return all;
+}
+
+}  // namespace
+
+bool SelfTest::fair() const {
+  if (!unfair_spellings.empty()) return false;
+  return std::all_of(parts.begin(), parts.end(), [](const SelfTestPart& p) { return p.wrongly_named.empty(); });
+}
+
+SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
+  SelfTest out;
+  out.variants = variants;
+  out.spellings = static_cast<int>(spellings().size());
+  std::map<std::pair<std::string, Part>, std::size_t> index;  // (question, part) → out.parts
+  for (const QuestionSpec& q : rubric.questions)
+    for (Part p : {Part::scores, Part::weights, Part::output})
+      if (asks(q, p)) {
+        index[{q.id, p}] = out.parts.size();
+        out.parts.push_back(SelfTestPart{q.id, p, {}, {}, {}});
+      }
+  for (int i = 1; i <= variants; ++i) {
+    const std::string student = fmt::format("self-test-{}", i);
+    const Variant v = make_variant(rubric, seed, student);
+    // Right answers, in every spelling.
+    for (const auto& [name, spell] : spellings()) {
+      Submission s = key_answers(v);
+      for (auto& [question, parts] : s.answers)
+        for (auto& [part, answer] : parts)
+          if (part != "most_attended")
+            for (auto& row : answer.rows)
+              for (std::string& cell : row)
+                if (cell != "masked") cell = spell(part, cell);
+      const Marked m = grade(v, s);
+      for (const QuestionResult& q : m.questions)
+        for (const PartResult& p : q.parts)
+          if (p.score < p.max_score || !p.diagnoses.empty())
+            out.unfair_spellings.push_back(fmt::format("{}, {}: {}.{} {} / {}{}", student, name, q.id, part_name(p.part),
+                                                       format_exact(p.score), format_exact(p.max_score),
+                                                       p.diagnoses.empty() ? "" : " (named " + p.diagnoses[0] + ")"));
+    }
+    // Every mistake, at the step it is made, with the right method after it.
+    for (std::size_t qi = 0; qi < v.questions.size(); ++qi) {
+      const QuestionVariant& q = v.questions[qi];
+      for (Part stage : {Part::scores, Part::weights, Part::output}) {
+        if (!asks(*q.spec, stage)) continue;
+        SelfTestPart& report = out.parts[index.at({q.spec->id, stage})];
+        const int decimals = q.spec->decimals(stage);
+        const std::vector<MistakenAnswer> made = mistaken_answers(q, stage, q.scores, q.weights, false);
+        const Matrix& right = stage == Part::scores ? q.scores : stage == Part::weights ? q.weights : q.output;
+        std::set<std::pair<std::string, std::string>> alike_here;  // counted once per variant
+        for (const MistakenAnswer& m : made) {
+          if (alike(q, stage, m.numbers, right)) continue;  // the right answer, to the marker
+          bool like_another = false;
+          for (const MistakenAnswer& other : made)
+            if (other.code != m.code && alike(q, stage, m.numbers, other.numbers)) {
+              like_another = true;
+              alike_here.insert(std::minmax(m.code, other.code));
+            }
+          if (like_another) continue;
+          Submission s = key_answers(v);
+          Matrix scores = q.scores, weights = q.weights;
+          if (stage == Part::scores) {
+            scores = m.numbers;
+            for (Vector& row : scores)
+              for (double& x : row)
+                if (x != masked_score) x = round_to(x, decimals);
+            weights = softmax_rows(scores);
+          }
+          if (stage == Part::weights) weights = m.numbers;
+          put(s, q, Part::scores, scores);
+          if (asks(*q.spec, Part::weights)) put(s, q, Part::weights, weights);
+          Matrix written_weights = weights;
+          for (Vector& row : written_weights)
+            for (double& x : row) x = round_to(x, q.spec->decimals(Part::weights));
+          if (asks(*q.spec, Part::output))
+            put(s, q, Part::output, stage == Part::output ? m.numbers : mix_values(written_weights, q.values));
+          if (asks(*q.spec, Part::most_attended)) {
+            PartAnswer& a = s.answers[q.spec->id]["most_attended"];
+            a.rows = {{}};
+            for (std::size_t t : most_attended(written_weights)) a.rows[0].push_back(q.tokens[t]);
+          }
+          const Marked marked = grade(v, s);
+          auto& [made_count, named_count] = report.named[m.code];
+          ++made_count;
+          std::vector<std::string> codes;
+          bool after = false, later_full = true;
+          for (const PartResult& p : marked.questions[qi].parts) {
+            for (const std::string& d : p.diagnoses) codes.push_back(d);
+            if (after && p.part != Part::most_attended && p.score < p.max_score - 1e-9) later_full = false;
+            if (p.part == stage) after = true;
+          }
+          if (codes == std::vector<std::string>{m.code} && later_full) {
+            ++named_count;
+          } else if (codes != std::vector<std::string>{m.code}) {
+            std::string named;
+            for (const std::string& c : codes) named += (named.empty() ? "" : ", ") + c;
+            report.wrongly_named.push_back(
+                fmt::format("{} on {}: named {}", m.code, student, named.empty() ? "nothing" : named));
+          } else {
+            report.wrongly_named.push_back(fmt::format("{} on {}: a later step lost marks", m.code, student));
+          }
+        }
+        for (const auto& pair : alike_here) ++report.alike[pair];
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace attnmark
