@@ -138,9 +138,16 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
         const int decimals = q.spec->decimals(stage);
         const std::vector<MistakenAnswer> made = mistaken_answers(q, stage, q.scores, q.weights, false);
         const Matrix& right = stage == Part::scores ? q.scores : stage == Part::weights ? q.weights : q.output;
+        // An output is also right for the weights as the key writes them (the
+        // grader accepts both): a mistake that lands there is no mistake.
+        Matrix key_weights = q.weights;
+        for (Vector& row : key_weights)
+          for (double& x : row) x = round_to(x, q.spec->decimals(Part::weights));
+        const Matrix right_for_written = mix_values(key_weights, q.values);
         std::set<std::pair<std::string, std::string>> alike_here;  // counted once per variant
         for (const MistakenAnswer& m : made) {
           if (alike(q, stage, m.numbers, right)) continue;  // the right answer, to the marker
+          if (stage == Part::output && alike(q, stage, m.numbers, right_for_written)) continue;
           bool like_another = false;
           for (const MistakenAnswer& other : made)
             if (other.code != m.code && alike(q, stage, m.numbers, other.numbers)) {
