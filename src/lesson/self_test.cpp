@@ -54,6 +54,14 @@ Submission key_answers(const Variant& v) {
   return s;
 }
 
+// `m` rounded to `decimals`, masked scores kept.
+Matrix rounded(Matrix m, int decimals) {
+  for (Vector& row : m)
+    for (double& x : row)
+      if (x != masked_score) x = round_to(x, decimals);
+  return m;
+}
+
 // True when no marker could tell `a` from `b` at this step: every cell of
 // one within the grader's own tolerance of the other's.
 bool alike(const QuestionVariant& q, Part part, const Matrix& a, const Matrix& b) {
@@ -145,12 +153,17 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
           for (double& x : row) x = round_to(x, q.spec->decimals(Part::weights));
         const Matrix right_for_written = mix_values(key_weights, q.values);
         std::set<std::pair<std::string, std::string>> alike_here;  // counted once per variant
-        for (const MistakenAnswer& m : made) {
-          if (alike(q, stage, m.numbers, right)) continue;  // the right answer, to the marker
-          if (stage == Part::output && alike(q, stage, m.numbers, right_for_written)) continue;
+        // What a student making each mistake writes: rounded as asked.
+        std::vector<Matrix> shown;
+        for (const MistakenAnswer& m : made) shown.push_back(rounded(m.numbers, decimals));
+        for (std::size_t k = 0; k < made.size(); ++k) {
+          const MistakenAnswer& m = made[k];
+          if (alike(q, stage, shown[k], right)) continue;  // the right answer, to the marker
+          if (stage == Part::output && alike(q, stage, shown[k], right_for_written)) continue;
           bool like_another = false;
-          for (const MistakenAnswer& other : made)
-            if (other.code != m.code && alike(q, stage, m.numbers, other.numbers)) {
+          for (std::size_t o = 0; o < made.size(); ++o)
+            if (made[o].code != m.code && alike(q, stage, shown[k], shown[o])) {
+              const MistakenAnswer& other = made[o];
               like_another = true;
               alike_here.insert(std::minmax(m.code, other.code));
             }

@@ -58,3 +58,12 @@ TEST_CASE("validate --self-test: every known mistake named exactly and right ans
   CHECK(run_cli("validate rubrics/lesson.yaml --seeds 5").status == 2);
   CHECK(run_cli("validate rubrics/lesson.yaml --self-test --seeds 0").status == 2);
 }
+
+TEST_CASE("every shipped rubric passes validate --self-test on 40 variants") {
+  for (const char* name : {"lesson", "one-token", "all-tokens", "scaled-causal", "projections", "class-demo"}) {
+    const Run r = run_cli(std::string("validate rubrics/") + name + ".yaml --self-test");
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string("rubrics/") + name + ".yaml: fair: ") != std::string::npos);
+  }
+}
