@@ -99,6 +99,16 @@ const std::vector<std::pair<std::string, Spelling>>& spellings() {
   return all;
 }
 
+// Every number of `s` (not words, not masked scores) respelt.
+void respell(Submission& s, const Spelling& spell) {
+  for (auto& [question, parts] : s.answers)
+    for (auto& [part, answer] : parts)
+      if (part != "most_attended")
+        for (auto& row : answer.rows)
+          for (std::string& cell : row)
+            if (cell != "masked") cell = spell(part, cell);
+}
+
 }  // namespace
 
 bool SelfTest::fair() const {
@@ -123,12 +133,7 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
     // Right answers, in every spelling.
     for (const auto& [name, spell] : spellings()) {
       Submission s = key_answers(v);
-      for (auto& [question, parts] : s.answers)
-        for (auto& [part, answer] : parts)
-          if (part != "most_attended")
-            for (auto& row : answer.rows)
-              for (std::string& cell : row)
-                if (cell != "masked") cell = spell(part, cell);
+      respell(s, spell);
       const Marked m = grade(v, s);
       for (const QuestionResult& q : m.questions)
         for (const PartResult& p : q.parts)
@@ -190,25 +195,31 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
             a.rows = {{}};
             for (std::size_t t : most_attended(written_weights)) a.rows[0].push_back(q.tokens[t]);
           }
-          const Marked marked = grade(v, s);
-          auto& [made_count, named_count] = report.named[m.code];
-          ++made_count;
-          std::vector<std::string> codes;
-          bool after = false, later_full = true;
-          for (const PartResult& p : marked.questions[qi].parts) {
-            for (const std::string& d : p.diagnoses) codes.push_back(d);
-            if (after && p.part != Part::most_attended && p.score < p.max_score - 1e-9) later_full = false;
-            if (p.part == stage) after = true;
-          }
-          if (codes == std::vector<std::string>{m.code} && later_full) {
-            ++named_count;
-          } else if (codes != std::vector<std::string>{m.code}) {
-            std::string named;
-            for (const std::string& c : codes) named += (named.empty() ? "" : ", ") + c;
-            report.wrongly_named.push_back(
-                fmt::format("{} on {}: named {}", m.code, student, named.empty() ? "nothing" : named));
-          } else {
-            report.wrongly_named.push_back(fmt::format("{} on {}: a later step lost marks", m.code, student));
+          // The same work in every spelling students use.
+          for (const auto& [spelling, spell] : spellings()) {
+            Submission spelt = s;
+            respell(spelt, spell);
+            const Marked marked = grade(v, spelt);
+            auto& [made_count, named_count] = report.named[m.code];
+            ++made_count;
+            std::vector<std::string> codes;
+            bool after = false, later_full = true;
+            for (const PartResult& p : marked.questions[qi].parts) {
+              for (const std::string& d : p.diagnoses) codes.push_back(d);
+              if (after && p.part != Part::most_attended && p.score < p.max_score - 1e-9) later_full = false;
+              if (p.part == stage) after = true;
+            }
+            if (codes == std::vector<std::string>{m.code} && later_full) {
+              ++named_count;
+            } else if (codes != std::vector<std::string>{m.code}) {
+              std::string named;
+              for (const std::string& c : codes) named += (named.empty() ? "" : ", ") + c;
+              report.wrongly_named.push_back(fmt::format("{} on {}, {}: named {}", m.code, student, spelling,
+                                                         named.empty() ? "nothing" : named));
+            } else {
+              report.wrongly_named.push_back(
+                  fmt::format("{} on {}, {}: a later step lost marks", m.code, student, spelling));
+            }
           }
         }
         for (const auto& pair : alike_here) ++report.alike[pair];

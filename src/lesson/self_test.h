@@ -2,7 +2,8 @@
 // the shipped ones, for teachers (`attnmark validate --self-test`): every
 // mistake the grader knows, made on many students' variants, must be named
 // by exactly its own code with the later steps credited in full, and the
-// right answers in every spelling students use must get full marks.
+// right answers in every spelling students use must get full marks; the
+// mistakes are made in every spelling too.
 //
 //   SelfTest t = self_test(rubric, 2026, 40);
 //   if (!t.fair()) ...   // t.parts[i].wrongly_named, t.unfair_spellings
@@ -22,9 +23,9 @@ namespace attnmark {
 struct SelfTestPart {
   std::string question;  // "q1"
   Part part = Part::scores;
-  // Per mistake code: how many times it was made (some codes have several
-  // forms, e.g. rounding to 1 or to 0 decimals), and how many of those were
-  // named exactly, with the later steps credited in full.
+  // Per mistake code: how many times it was made (in each spelling; some
+  // codes have several forms, e.g. rounding to 1 or to 0 decimals), and how
+  // many of those were named exactly, with the later steps credited in full.
   std::map<std::string, std::pair<int, int>> named;
   // Pairs of codes that give the same numbers (to the decimals asked) on
   // some variants, so no marker can tell them apart there: how many.
