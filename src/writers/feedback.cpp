@@ -1,6 +1,8 @@
 #include "writers/feedback.h"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <vector>
 
 #include "lesson/diagnosis.h"
 #include "lesson/numbers.h"
@@ -47,6 +49,34 @@ void json_strings(std::string& out, const std::vector<std::string>& list) {
     json_string(out, list[i]);
   }
   out += ']';
+}
+
+// A matrix part's cells as a grid: its rows (a query each, or a token for
+// keys and values) and columns (a key each for scores and weights, else a
+// dimension), named for people. Empty for a one-row part.
+struct CellGrid {
+  std::vector<std::string> rows, columns;
+  std::string corner;  // "query ↓ key →"
+};
+CellGrid grid_of(const QuestionResult& q, const PartResult& p) {
+  CellGrid grid;
+  if (p.cells.empty() || p.part == Part::most_attended) return grid;
+  std::size_t rows = 0, columns = 0;
+  for (const CellResult& c : p.cells) {
+    const std::size_t dot = c.label.find('.');
+    if (dot == std::string::npos) return CellGrid{};
+    rows = std::max<std::size_t>(rows, std::stoul(c.label.substr(0, dot)));
+    columns = std::max<std::size_t>(columns, std::stoul(c.label.substr(dot + 1)));
+  }
+  if (rows * columns != p.cells.size()) return CellGrid{};
+  const bool by_token = p.part == Part::keys || p.part == Part::values;
+  const bool by_key = p.part == Part::scores || p.part == Part::weights;
+  const auto token = [&](std::size_t i) { return i < q.tokens.size() ? q.tokens[i] : std::to_string(i + 1); };
+  for (std::size_t r = 0; r < rows; ++r)
+    grid.rows.push_back(by_token ? token(r) : r < q.query_rows.size() ? token(q.query_rows[r]) : std::to_string(r + 1));
+  for (std::size_t c = 0; c < columns; ++c) grid.columns.push_back(by_key ? token(c) : std::to_string(c + 1));
+  grid.corner = by_key ? "query ↓ key →" : by_token ? "token ↓ dimension →" : "query ↓ dimension →";
+  return grid;
 }
 
 }  // namespace
@@ -137,6 +167,30 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, b
     out += fmt::format("## {}: {} / {}\n\n", q.id, score_text(q.score), score_text(q.max_score));
     for (const PartResult& p : q.parts) {
       out += fmt::format("### {}: {} / {}\n\n", part_label(p.part), score_text(p.score), score_text(p.max_score));
+      if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
+        // A matrix as the lesson's table: your answer and its mark in each cell.
+        out += "| " + grid.corner + " |";
+        for (const std::string& column : grid.columns) out += " " + markdown_text(column) + " |";
+        out += "\n|---|";
+        for (std::size_t c = 0; c < grid.columns.size(); ++c) out += "---|";
+        out += "\n";
+        for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+          out += "| " + markdown_text(grid.rows[r]) + " |";
+          for (std::size_t c = 0; c < grid.columns.size(); ++c) {
+            const CellResult& cell = p.cells[r * grid.columns.size() + c];
+            out += " ";
+            if (!cell.given.empty()) out += markdown_text(cell.given) + " ";
+            out += verdict_look(cell.verdict).symbol;
+            if (reveal) out += " (" + markdown_text(cell.expected) + ")";
+            out += " |";
+          }
+          out += "\n";
+        }
+        out += "\n";
+        for (const std::string& h : p.hints) out += "- " + markdown_text(h) + "\n";
+        if (!p.hints.empty()) out += "\n";
+        continue;
+      }
       out += reveal ? "| Cell | Your answer | Mark | Answer |\n|---|---|---|---|\n" : "| Cell | Your answer | Mark |\n|---|---|---|\n";
       for (const CellResult& c : p.cells) {
         const std::string name = cell_name(q.tokens, q.query_rows, p.part, c.label);
@@ -181,6 +235,27 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
       out += fmt::format("<h3>{} <span class=\"marks\">{} / {}</span>{}</h3>\n", html_escape(part_label(p.part)),
                          score_text(p.score), score_text(p.max_score),
                          p.follow_through ? " <span class=\"follow\">✓* follow-through</span>" : "");
+      if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
+        // A matrix as the lesson's table: your answer and its mark in each cell.
+        out += "<table class=\"grid\">\n<thead><tr><th scope=\"col\">" + html_escape(grid.corner) + "</th>";
+        for (const std::string& column : grid.columns) out += "<th scope=\"col\">" + html_escape(column) + "</th>";
+        out += "</tr></thead>\n<tbody>\n";
+        for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+          out += "<tr><th scope=\"row\">" + html_escape(grid.rows[r]) + "</th>";
+          for (std::size_t c = 0; c < grid.columns.size(); ++c) {
+            const CellResult& cell = p.cells[r * grid.columns.size() + c];
+            const VerdictLook& v = verdict_look(cell.verdict);
+            out += fmt::format("<td class=\"{}\">{}{} <span title=\"{}\">{}</span>", v.css,
+                               cell.given.empty() ? "" : html_escape(cell.given), cell.given.empty() ? "" : "<br>", v.word,
+                               v.symbol);
+            if (reveal) out += "<br><span class=\"muted\">" + html_escape(cell.expected) + "</span>";
+            if (!cell.note.empty()) out += "<br><span class=\"muted\">" + html_escape(cell.note) + "</span>";
+            out += "</td>";
+          }
+          out += "</tr>\n";
+        }
+        out += "</tbody>\n</table>\n";
+      } else {
       out += "<table>\n<colgroup><col style=\"width:22%\"><col><col>";
       if (reveal) out += "<col>";
       out += "</colgroup>\n<thead><tr><th scope=\"col\">Cell</th><th scope=\"col\">Your answer</th>"
@@ -198,6 +273,7 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
         out += "</tr>\n";
       }
       out += "</tbody>\n</table>\n";
+      }
       // A hint that only repeats a cell's note (shown in its row) or a
       // mistake's explanation (shown as the mistake) is left out.
       std::vector<std::string> hints;

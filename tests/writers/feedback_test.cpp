@@ -26,8 +26,13 @@ TEST_CASE("feedback.html: answers beside verdicts, and reference answers only wh
     CHECK(count(html, html_escape(explain("hard-attention"))) == 1);
   }
   CHECK(count(hidden, "<th scope=\"col\">Answer</th>") == 0);
-  CHECK(count(shown, "<th scope=\"col\">Answer</th>") == 9);
-  CHECK(count(shown, "<td>0.665</td>") == 2);  // q1, and q2's row for late
+  // One-row parts have an Answer column; the matrix parts of q2 (scores,
+  // weights, output) are grids with the answer in each cell.
+  CHECK(count(shown, "<th scope=\"col\">Answer</th>") == 6);
+  CHECK(count(shown, "<td>0.665</td>") == 1);                        // q1
+  CHECK(count(shown, "<span class=\"muted\">0.665</span>") == 1);   // q2's row for late
+  CHECK(count(shown, "<table class=\"grid\">") == 3);
+  CHECK(count(shown, "<th scope=\"col\">query ↓ key →</th>") == 2);
   CHECK(count(hidden, "0.665") == 0);
   const std::string broken = feedback_html(rubric, rows[2], true, {});
   CHECK(count(broken, "could not read &lt;this&gt;") == 1);
