@@ -2,7 +2,12 @@
 // table and hints, the rubric found from the answer file, and exit statuses.
 #include "support/test_support.h"
 
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <vector>
 #include <string>
 
 #include "base/files.h"
@@ -62,4 +67,55 @@ TEST_CASE("check exits 2 when the answer file or rubric is unusable") {
   CHECK(none.err == "attnmark: " + (dir / "norubric.yaml").string() +
                         ": names no rubric; give the rubric file: attnmark check RUBRIC --answers FILE\n");
   CHECK(run_cli("check rubrics/lesson.yaml --answers /no/such/file.yaml").status == 2);
+}
+
+TEST_CASE("check and mark give the same verdicts, case by case") {
+  // The cases of the marking rules: right, rounded too far, hard attention,
+  // the lesson's rounding, stray values, decimal commas, too few values.
+  const std::vector<std::array<std::string, 3>> cases = {
+      {"[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.88, 2.12]"},
+      {"[2, 0, 1]", "[0.67, 0.09, 0.24]", "[7.9, 2.1]"},
+      {"[2, 0, 1]", "[1, 0, 0]", "[10, 0]"},
+      {"[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.87, 2.13]"},
+      {"[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.88, 2.12, 5, 6]"},
+      {"[2, 0, 1]", "[0,665, 0,090, 0,245]", "[7,88, 2,12]"},
+      {"[2, 1]", "[0.5, 0.5, 0]", "[5]"},
+  };
+  const std::filesystem::path dir = scratch() / "same-verdicts";
+  std::filesystem::create_directories(dir / "answers");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::string text = lesson_answers(cases[i][0], cases[i][1], cases[i][2]);
+    text.replace(text.find("student: \"s001\""), 15, "student: \"s00" + std::to_string(i + 1) + "\"");
+    // The template names s001's variant; each file here is marked as its own student.
+    text.erase(text.find("variant: "), text.find('\n', text.find("variant: ")) - text.find("variant: ") + 1);
+    attnmark::write_file((dir / "answers" / ("s00" + std::to_string(i + 1) + ".yaml")).string(), text);
+  }
+  const Run marked = run_cli("mark rubrics/lesson.yaml '" + (dir / "answers").string() + "' --out '" + (dir / "out").string() + "'");
+  REQUIRE(marked.status == 0);
+  const std::map<std::string, std::string> symbol = {{"correct", "✓"}, {"carried", "✓*"}, {"imprecise", "≈"},
+                                                     {"wrong", "✗"},   {"unanswered", "·"}, {"unreadable", "?"}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string id = "s00" + std::to_string(i + 1);
+    const Run checked = run_cli("check rubrics/lesson.yaml --answers '" + (dir / "answers" / (id + ".yaml")).string() + "'");
+    const nlohmann::json feedback =
+        nlohmann::json::parse(attnmark::read_file((dir / "out" / "feedback" / (id + ".json")).string(), 1 << 20));
+    INFO(id << ": " << cases[i][1] << " " << cases[i][2] << "\n" << checked.out);
+    for (const auto& question : feedback.at("questions"))
+      for (const auto& [part, result] : question.at("parts").items()) {
+        std::string marks;
+        for (const auto& cell : result.at("cells")) marks += (marks.empty() ? "" : " ") + symbol.at(cell.at("verdict"));
+        std::string label = part;
+        std::replace(label.begin(), label.end(), '_', ' ');
+        // check's line for the part: "  weights        1.33 / 2   ≈ ✓ ✓"
+        bool found = false;
+        std::size_t at = checked.out.find(question.at("id").get<std::string>() + " ");
+        for (std::size_t line = checked.out.find("\n  " + label + " ", at); line != std::string::npos && !found;
+             line = checked.out.find("\n  " + label + " ", line + 1)) {
+          const std::size_t end = checked.out.find('\n', line + 1);
+          found = checked.out.substr(line + 1, end - line - 1).ends_with("   " + marks);
+          break;
+        }
+        CHECK(found);
+      }
+  }
 }
