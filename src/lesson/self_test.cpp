@@ -31,28 +31,6 @@ void put(Submission& s, const QuestionVariant& q, Part p, const Matrix& m) {
   s.answers[q.spec->id][part_name(p)].rows = written(m, q.spec->decimals(p));
 }
 
-// The whole key, rounded as asked: what a careful student writes.
-Submission key_answers(const Variant& v) {
-  Submission s;
-  s.student = v.student;
-  for (const QuestionVariant& q : v.questions)
-    for (Part p : q.spec->ask) switch (p) {
-        case Part::query:
-        case Part::queries: put(s, q, p, q.queries); break;
-        case Part::keys: put(s, q, p, q.keys); break;
-        case Part::values: put(s, q, p, q.values); break;
-        case Part::scores: put(s, q, p, q.scores); break;
-        case Part::weights: put(s, q, p, q.weights); break;
-        case Part::output: put(s, q, p, q.output); break;
-        case Part::most_attended: {
-          PartAnswer& a = s.answers[q.spec->id]["most_attended"];
-          a.rows = {{}};
-          for (std::size_t t : q.most_attended) a.rows[0].push_back(q.tokens[t]);
-          break;
-        }
-      }
-  return s;
-}
 
 // `m` rounded to `decimals`, masked scores kept.
 Matrix rounded(Matrix m, int decimals) {
@@ -110,6 +88,28 @@ void respell(Submission& s, const Spelling& spell) {
 }
 
 }  // namespace
+
+Submission key_answers(const Variant& v) {
+  Submission s;
+  s.student = v.student;
+  for (const QuestionVariant& q : v.questions)
+    for (Part p : q.spec->ask) switch (p) {
+        case Part::query:
+        case Part::queries: put(s, q, p, q.queries); break;
+        case Part::keys: put(s, q, p, q.keys); break;
+        case Part::values: put(s, q, p, q.values); break;
+        case Part::scores: put(s, q, p, q.scores); break;
+        case Part::weights: put(s, q, p, q.weights); break;
+        case Part::output: put(s, q, p, q.output); break;
+        case Part::most_attended: {
+          PartAnswer& a = s.answers[q.spec->id]["most_attended"];
+          a.rows = {{}};
+          for (std::size_t t : q.most_attended) a.rows[0].push_back(q.tokens[t]);
+          break;
+        }
+      }
+  return s;
+}
 
 bool SelfTest::fair() const {
   if (!unfair_spellings.empty()) return false;

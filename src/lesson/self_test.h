@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "lesson/rubric.h"
+#include "lesson/submission.h"
+#include "lesson/variant.h"
 
 namespace attnmark {
 
@@ -44,6 +46,11 @@ struct SelfTest {
   // and every right spelling got full marks.
   bool fair() const;
 };
+
+// The whole key as a careful student writes it: every asked part rounded as
+// asked ("masked" for a masked score), the most attended tokens by name.
+//   grade(v, key_answers(v)).score == grade(v, key_answers(v)).max_score
+Submission key_answers(const Variant& variant);
 
 // Runs the self-test on `variants` students ("self-test-1", ...) of `seed`.
 // Pure: no I/O. Throws Error when the rubric's constraints cannot be met.

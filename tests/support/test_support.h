@@ -23,6 +23,7 @@
 #include "lesson/graded_submission.h"
 #include "lesson/grader.h"
 #include "lesson/numbers.h"
+#include "lesson/self_test.h"
 #include "lesson/variant.h"
 #include "readers/csv.h"
 #include "readers/rubric_loader.h"
@@ -182,26 +183,8 @@ inline const attnmark::PartResult& part_of(const attnmark::Marked& m, std::size_
   throw std::runtime_error("part not marked");
 }
 
-// The whole key, rounded as asked: what a careful student writes.
-inline attnmark::Submission from_key(const attnmark::Variant& v) {
-  using attnmark::Part;
-  attnmark::Submission s;
-  s.student = v.student;
-  for (const attnmark::QuestionVariant& q : v.questions)
-    for (Part p : q.spec->ask) {
-      switch (p) {
-        case Part::query:
-        case Part::queries: put(s, q, p, q.queries); break;
-        case Part::keys: put(s, q, p, q.keys); break;
-        case Part::values: put(s, q, p, q.values); break;
-        case Part::scores: put(s, q, p, q.scores); break;
-        case Part::weights: put(s, q, p, q.weights); break;
-        case Part::output: put(s, q, p, q.output); break;
-        case Part::most_attended: put_words(s, q, q.most_attended); break;
-      }
-    }
-  return s;
-}
+// The whole key, rounded as asked: what a careful student writes (lesson/self_test.h).
+inline attnmark::Submission from_key(const attnmark::Variant& v) { return attnmark::key_answers(v); }
 
 inline std::vector<std::string> all_diagnoses(const attnmark::Marked& m) {
   std::vector<std::string> out;
