@@ -314,13 +314,27 @@ std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool re
   for (const QuestionResult& q : g.marked->questions) {
     out += fmt::format("{:<16}{:>9}\n", q.id, score_text(q.score) + " / " + score_text(q.max_score));
     for (const PartResult& p : q.parts) {
-      std::string marks;
-      for (const CellResult& c : p.cells) {
-        if (!marks.empty()) marks += ' ';
-        marks += verdict_look(c.verdict).symbol;
-        if (reveal) marks += "(" + c.expected + ")";
+      const auto marks = [&](std::size_t first, std::size_t end) {
+        std::string out;
+        for (std::size_t i = first; i < end; ++i) {
+          if (!out.empty()) out += ' ';
+          out += verdict_look(p.cells[i].verdict).symbol;
+          if (reveal) out += "(" + p.cells[i].expected + ")";
+        }
+        return out;
+      };
+      const std::string score = score_text(p.score) + " / " + score_text(p.max_score);
+      if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
+        // A matrix as the lesson's table: a line per row, named by its token.
+        std::string columns;
+        for (const std::string& c : grid.columns) columns += (columns.empty() ? "" : ", ") + c;
+        out += fmt::format("  {:<14}{:>9}   {}: {}\n", part_label(p.part), score, grid.corner, columns);
+        for (std::size_t r = 0; r < grid.rows.size(); ++r)
+          out += fmt::format("      {}: {}\n", grid.rows[r],
+                             marks(r * grid.columns.size(), (r + 1) * grid.columns.size()));
+      } else {
+        out += fmt::format("  {:<14}{:>9}   {}\n", part_label(p.part), score, marks(0, p.cells.size()));
       }
-      out += fmt::format("  {:<14}{:>9}   {}\n", part_label(p.part), score_text(p.score) + " / " + score_text(p.max_score), marks);
       for (const std::string& h : p.hints) out += "      hint: " + h + "\n";
     }
   }
