@@ -689,17 +689,20 @@ const char* verdict_name(Verdict verdict) {
   return "?";
 }
 
-std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
-                      std::string_view label) {
-  // The label is "column" for a one-row part, "row.column" for a matrix.
-  const std::size_t dot = label.find('.');
+CellPosition cell_position(std::string_view label) {
   const auto number = [](std::string_view s) {
     std::size_t n = 0;
     for (char c : s) n = n * 10 + static_cast<std::size_t>(c - '0');
     return n;
   };
-  const std::size_t column = number(dot == std::string_view::npos ? label : label.substr(dot + 1));
-  const std::size_t row = dot == std::string_view::npos ? 0 : number(label.substr(0, dot));
+  const std::size_t dot = label.find('.');
+  if (dot == std::string_view::npos) return {0, number(label)};
+  return {number(label.substr(0, dot)), number(label.substr(dot + 1))};
+}
+
+std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
+                      std::string_view label) {
+  const auto [row, column] = cell_position(label);
   const auto token = [&](std::size_t i) { return i < tokens.size() ? tokens[i] : std::to_string(i + 1); };
   const auto query = [&](std::size_t r) { return r < query_rows.size() ? token(query_rows[r]) : std::to_string(r + 1); };
   switch (part) {

@@ -67,6 +67,14 @@ struct QuestionResult {
   std::vector<std::size_t> query_rows;  // the token of each query row
 };
 
+// Where a cell is, from its label: "2.3" is row 2, column 3 of a matrix;
+// "3" is column 3 of a one-row part (row 0); "" is the one word of a
+// one-token most attended (0, 0). 1-based otherwise.
+struct CellPosition {
+  std::size_t row = 0, column = 0;
+};
+CellPosition cell_position(std::string_view label);
+
 // A cell named for people by its tokens, from its label ("2.3", "3", ""):
 // weights and scores by their key, after the query for a row of a matrix
 // ("late", "is → bus"); outputs and projections by their dimension, after

@@ -153,10 +153,7 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
         const Matrix& right = stage == Part::scores ? q.scores : stage == Part::weights ? q.weights : q.output;
         // An output is also right for the weights as the key writes them (the
         // grader accepts both): a mistake that lands there is no mistake.
-        Matrix key_weights = q.weights;
-        for (Vector& row : key_weights)
-          for (double& x : row) x = round_to(x, q.spec->decimals(Part::weights));
-        const Matrix right_for_written = mix_values(key_weights, q.values);
+        const Matrix right_for_written = mix_values(rounded(q.weights, q.spec->decimals(Part::weights)), q.values);
         std::set<std::pair<std::string, std::string>> alike_here;  // counted once per variant
         // What a student making each mistake writes: rounded as asked.
         std::vector<Matrix> shown;
@@ -176,18 +173,13 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
           Submission s = key_answers(v);
           Matrix scores = q.scores, weights = q.weights;
           if (stage == Part::scores) {
-            scores = m.numbers;
-            for (Vector& row : scores)
-              for (double& x : row)
-                if (x != masked_score) x = round_to(x, decimals);
+            scores = shown[k];  // the student goes on from the scores as written
             weights = softmax_rows(scores);
           }
           if (stage == Part::weights) weights = m.numbers;
           put(s, q, Part::scores, scores);
           if (asks(*q.spec, Part::weights)) put(s, q, Part::weights, weights);
-          Matrix written_weights = weights;
-          for (Vector& row : written_weights)
-            for (double& x : row) x = round_to(x, q.spec->decimals(Part::weights));
+          const Matrix written_weights = rounded(weights, q.spec->decimals(Part::weights));
           if (asks(*q.spec, Part::output))
             put(s, q, Part::output, stage == Part::output ? m.numbers : mix_values(written_weights, q.values));
           if (asks(*q.spec, Part::most_attended)) {

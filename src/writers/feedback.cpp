@@ -63,10 +63,10 @@ CellGrid grid_of(const QuestionResult& q, const PartResult& p) {
   if (p.cells.empty() || p.part == Part::most_attended) return grid;
   std::size_t rows = 0, columns = 0;
   for (const CellResult& c : p.cells) {
-    const std::size_t dot = c.label.find('.');
-    if (dot == std::string::npos) return CellGrid{};
-    rows = std::max<std::size_t>(rows, std::stoul(c.label.substr(0, dot)));
-    columns = std::max<std::size_t>(columns, std::stoul(c.label.substr(dot + 1)));
+    const CellPosition at = cell_position(c.label);
+    if (at.row == 0) return CellGrid{};  // a one-row part
+    rows = std::max(rows, at.row);
+    columns = std::max(columns, at.column);
   }
   if (rows * columns != p.cells.size()) return CellGrid{};
   const bool by_token = p.part == Part::keys || p.part == Part::values;
