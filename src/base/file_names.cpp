@@ -25,7 +25,7 @@ FileStems::FileStems(const std::vector<std::string>& reserved) {
   for (const std::string& r : reserved) taken_.insert(lower(r));
 }
 
-std::string FileStems::take(std::string_view id) {
+std::string FileStems::stem(std::string_view id) {
   std::string stem;
   stem.reserve(id.size());
   for (unsigned char c : id) stem += is_safe_byte(c) ? static_cast<char>(c) : '_';
@@ -34,12 +34,21 @@ std::string FileStems::take(std::string_view id) {
   while (!stem.empty() && stem.back() == '.') stem.pop_back();
   if (stem.empty()) stem = "submission";
   if (windows_device(stem)) stem = "_" + stem.substr(0, max_stem_bytes - 1);
-  std::string name = stem;
-  for (int n = 2; taken_.count(lower(name)); ++n) {
-    const std::string suffix = "-" + std::to_string(n);
-    name = stem.substr(0, max_stem_bytes - suffix.size()) + suffix;
+  return stem;
+}
+
+std::string FileStems::take(std::string_view id) {
+  const std::string base = stem(id);
+  std::string name = base;
+  if (!taken_.insert(lower(name)).second) {
+    // The numbers tried for this stem are remembered, so N repeats of one id
+    // cost N steps, not N * N / 2.
+    int& n = next_suffix_.try_emplace(lower(base), 2).first->second;
+    do {
+      const std::string suffix = "-" + std::to_string(n++);
+      name = base.substr(0, max_stem_bytes - suffix.size()) + suffix;
+    } while (!taken_.insert(lower(name)).second);
   }
-  taken_.insert(lower(name));
   return name;
 }
 

@@ -6,7 +6,8 @@
 //   stems.take("../../etc/x") == "_._.._etc_x"     // stays inside its folder
 #pragma once
 
-#include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +27,16 @@ class FileStems {
   // Stems in `reserved` (compared without case) are never handed out.
   explicit FileStems(const std::vector<std::string>& reserved = {});
 
-  // The stem for `id`, different from every stem handed out before.
+  // The stem for `id`, different from every stem handed out before. Takes
+  // time in proportion to the id, however many ids share its stem.
   std::string take(std::string_view id);
 
+  // The safe stem of `id` before it is made unique: stem("a/b") == "a_b".
+  static std::string stem(std::string_view id);
+
  private:
-  std::set<std::string> taken_;  // lower-case stems handed out or reserved
+  std::unordered_set<std::string> taken_;           // lower-case stems handed out or reserved
+  std::unordered_map<std::string, int> next_suffix_;  // lower-case stem → the suffix number to try next
 };
 
 }  // namespace attnmark

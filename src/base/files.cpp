@@ -1,11 +1,14 @@
 #include "base/files.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -36,18 +39,21 @@ class Descriptor {
   int fd_;
 };
 
+std::string reason(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
 std::string size_message(std::uintmax_t size, std::size_t max_bytes) {
   return "file is " + std::to_string(size) + " bytes; the limit is " + std::to_string(max_bytes);
 }
 
 }  // namespace
 
-std::string read_file(const std::string& path, std::size_t max_bytes) {
+std::string read_file(const std::string& path, std::size_t max_bytes, bool follow_links) {
   // O_NONBLOCK: opening a named pipe must not wait for a writer; it is
   // refused below as not a regular file.
-  Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow_links ? 0 : O_NOFOLLOW)));
   if (fd.get() < 0) {
     if (errno == EISDIR) throw Error(path, 0, 0, "is a folder, not a file");
+    if (errno == ELOOP && !follow_links) throw Error(path, 0, 0, "is a symbolic link; links are not followed");
     throw Error(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
   }
   struct stat info {};
@@ -75,10 +81,48 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
 
 namespace {
 
-// A name of this process and call alone, for a file or folder about to be made.
+constexpr std::string_view temporary_prefix = ".attnmark-", temporary_suffix = ".tmp";
+
+// A fresh temporary name beside `path`: ".attnmark-<16 random hex>.tmp" in
+// its folder. Random, not the process id: after a crash in a container the
+// next run has the same process id.
 std::string temporary_name(const std::string& path) {
-  static std::atomic<unsigned> counter{0};
-  return path + ".tmp-attnmark-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  unsigned char random[8];
+  std::size_t have = 0;
+  while (have < sizeof random) {
+    const ssize_t got = ::getrandom(random + have, sizeof random - have, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) throw Error(path, 0, 0, reason("cannot make a temporary name"));
+    have += static_cast<std::size_t>(got);
+  }
+  std::string name(temporary_prefix);
+  constexpr char hex[] = "0123456789abcdef";
+  for (unsigned char c : random) {
+    name += hex[c >> 4];
+    name += hex[c & 15];
+  }
+  name += temporary_suffix;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? name : (parent / name).string();
+}
+
+// True for a name temporary_name makes.
+bool is_temporary_name(std::string_view name) {
+  if (name.size() != temporary_prefix.size() + 16 + temporary_suffix.size() || !name.starts_with(temporary_prefix) ||
+      !name.ends_with(temporary_suffix))
+    return false;
+  const std::string_view digits = name.substr(temporary_prefix.size(), 16);
+  return std::all_of(digits.begin(), digits.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// Tries names until one is made: `make` returns false with errno EEXIST on a clash.
+template <typename Make>
+std::string make_temporary(const std::string& path, Make make) {
+  for (int attempt = 0;; ++attempt) {
+    std::string name = temporary_name(path);
+    if (make(name)) return name;
+    if (errno != EEXIST || attempt == 16) return std::string();
+  }
 }
 
 // Writes all of `bytes` to fd; false on failure (errno says why).
@@ -93,14 +137,17 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
-std::string reason(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
-
 }  // namespace
 
-NewFile::NewFile(std::string path) : path_(std::move(path)), temporary_(temporary_name(path_)) {
-  // Created fresh (O_EXCL), never through a symbolic link planted there (O_NOFOLLOW).
-  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+NewFile::NewFile(std::string path) : path_(std::move(path)) {
+  // Created fresh (O_EXCL), never through a symbolic link planted there
+  // (O_NOFOLLOW), and locked while this run lives.
+  temporary_ = make_temporary(path_, [&](const std::string& name) {
+    fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    return fd_ >= 0;
+  });
   if (fd_ < 0) throw Error(path_, 0, 0, reason("cannot write"));
+  ::flock(fd_, LOCK_EX | LOCK_NB);
 }
 
 NewFile::~NewFile() {
@@ -133,14 +180,16 @@ void write_file(const std::string& path, const std::string& bytes) {
   file.commit();
 }
 
-NewFolder::NewFolder(std::string path) : path_(std::move(path)), temporary_(temporary_name(path_)) {
-  if (::mkdir(temporary_.c_str(), 0755) != 0) throw Error(path_, 0, 0, reason("cannot create folder"));
+NewFolder::NewFolder(std::string path) : path_(std::move(path)) {
+  temporary_ = make_temporary(path_, [](const std::string& name) { return ::mkdir(name.c_str(), 0755) == 0; });
+  if (temporary_.empty()) throw Error(path_, 0, 0, reason("cannot create folder"));
   fd_ = ::open(temporary_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd_ < 0) {
     const int saved = errno;
     ::rmdir(temporary_.c_str());
     throw Error(path_, 0, 0, std::string("cannot open folder: ") + std::strerror(saved));
   }
+  ::flock(fd_, LOCK_EX | LOCK_NB);  // held while this run lives: not stale
 }
 
 NewFolder::~NewFolder() {
@@ -158,9 +207,113 @@ void NewFolder::write(const std::string& name, std::string_view bytes) {
   if (!write_all(fd.get(), bytes) || !fd.close()) throw Error(shown, 0, 0, reason("write failed"));
 }
 
-void NewFolder::commit() {
-  if (::rename(temporary_.c_str(), path_.c_str()) != 0) throw Error(path_, 0, 0, reason("cannot rename into place"));
+void NewFolder::make_folder(const std::string& name) {
+  if (::mkdirat(fd_, name.c_str(), 0755) != 0 && errno != EEXIST)
+    throw Error(path_ + "/" + name, 0, 0, reason("cannot create folder"));
+}
+
+void NewFolder::commit(bool replace) {
+  struct stat info {};
+  const bool occupied = ::lstat(path_.c_str(), &info) == 0;
+  if (occupied && replace && S_ISDIR(info.st_mode)) {
+    if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0) {
+      // A file system without the exchange (some network ones): move the old
+      // folder aside, then the new one in; a reader may find nothing between.
+      if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) throw Error(path_, 0, 0, reason("cannot swap into place"));
+      const std::string aside = temporary_name(path_);  // 64 random bits: free
+      if (::rename(path_.c_str(), aside.c_str()) != 0) throw Error(path_, 0, 0, reason("cannot move the old folder aside"));
+      if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
+        const std::string why = reason("cannot rename into place");
+        ::rename(aside.c_str(), path_.c_str());
+        throw Error(path_, 0, 0, why);
+      }
+      temporary_ = aside;
+    }
+    // temporary_ now names the old folder, which goes.
+    committed_ = true;
+    std::error_code ignored;
+    std::filesystem::remove_all(temporary_, ignored);
+    return;
+  }
+  if (occupied) {
+    errno = EEXIST;
+    throw Error(path_, 0, 0, reason("cannot rename into place (another run made it meanwhile?)"));
+  }
+  if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) != 0 &&
+      (errno != EINVAL || ::rename(temporary_.c_str(), path_.c_str()) != 0))
+    throw Error(path_, 0, 0, reason(errno == EEXIST ? "cannot rename into place (another run made it meanwhile?)"
+                                                    : "cannot rename into place"));
   committed_ = true;
+}
+
+void remove_stale_temporaries(const std::string& folder) {
+  Descriptor dir(::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) return;
+  std::vector<std::string> stale;
+  if (DIR* d = ::fdopendir(::dup(dir.get()))) {
+    while (const dirent* entry = ::readdir(d)) {
+      if (!is_temporary_name(entry->d_name)) continue;
+      // Its lock is free only when the run that made it has ended.
+      Descriptor fd(::openat(dir.get(), entry->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+      if (fd.get() >= 0 && ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) stale.emplace_back(entry->d_name);
+    }
+    ::closedir(d);
+  }
+  for (const std::string& name : stale) {
+    std::error_code ignored;
+    std::filesystem::remove_all(std::filesystem::path(folder.empty() ? "." : folder) / name, ignored);
+  }
+}
+
+FolderContents walk_folder(const std::string& root, const std::vector<std::string>& skip) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<dev_t, ino_t>> skip_ids;
+  for (const std::string& s : skip)
+    if (struct stat info {}; ::stat(s.c_str(), &info) == 0) skip_ids.emplace_back(info.st_dev, info.st_ino);
+  FolderContents out;
+  // Folders still to read. Each is opened, read whole and closed before the
+  // next: one descriptor at a time, however deep the tree.
+  std::vector<std::string> pending{root};
+  bool first = true;
+  while (!pending.empty()) {
+    const std::string folder = std::move(pending.back());
+    pending.pop_back();
+    Descriptor fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (first ? 0 : O_NOFOLLOW)));
+    if (fd.get() < 0) {
+      if (first) throw Error(root, 0, 0, reason("cannot read folder"));
+      out.unreadable.emplace_back(folder, reason("cannot read folder"));
+      continue;
+    }
+    first = false;
+    DIR* d = ::fdopendir(::dup(fd.get()));
+    if (!d) {
+      out.unreadable.emplace_back(folder, reason("cannot read folder"));
+      continue;
+    }
+    errno = 0;
+    while (const dirent* entry = ::readdir(d)) {
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      const std::string path = (fs::path(folder) / entry->d_name).string();
+      struct stat info {};
+      if (::fstatat(fd.get(), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+        out.unreadable.emplace_back(path, reason("cannot read"));
+        continue;
+      }
+      if (S_ISLNK(info.st_mode)) out.links.push_back(path);
+      else if (S_ISREG(info.st_mode)) out.files.push_back(path);
+      else if (!S_ISDIR(info.st_mode)) out.special.push_back(path);
+      else if (std::find(skip_ids.begin(), skip_ids.end(), std::make_pair(info.st_dev, info.st_ino)) != skip_ids.end())
+        out.skipped.push_back(path);
+      else pending.push_back(path);
+      errno = 0;
+    }
+    if (errno != 0) out.unreadable.emplace_back(folder, reason("cannot read folder"));
+    ::closedir(d);
+  }
+  for (auto* list : {&out.files, &out.links, &out.special, &out.skipped}) std::sort(list->begin(), list->end());
+  std::sort(out.unreadable.begin(), out.unreadable.end());
+  return out;
 }
 
 }  // namespace attnmark

@@ -1,9 +1,18 @@
-// base/files.h: reading and writing whole files, with sizes capped and writes atomic.
+// base/files.h: reading and writing whole files, with sizes capped and writes
+// atomic; walking a folder a student may have filled.
+//
+// Temporary files and folders are named ".attnmark-<16 random hex>.tmp" beside
+// their target: the name does not grow with the target's (any name that fits
+// has a temporary that fits), cannot collide with another run's (O_EXCL and
+// mkdir, with a fresh name on the rare clash), and is locked (flock) while its
+// run lives, so remove_stale_temporaries can tell a dead run's from a live one.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace attnmark {
 
@@ -12,7 +21,34 @@ namespace attnmark {
 //   "is not a regular file (a pipe, socket or device)"  (never waits on a pipe)
 //   "file is N bytes; the limit is M"                   (checked before reading)
 //   "cannot open: <reason>", "read failed: <reason>"
-std::string read_file(const std::string& path, std::size_t max_bytes);
+// With follow_links false, a symbolic link at `path` itself is refused
+// ("is a symbolic link; links are not followed") instead of read through.
+std::string read_file(const std::string& path, std::size_t max_bytes, bool follow_links = true);
+
+// Everything under a folder, found without following symbolic links and
+// without holding a descriptor per level (so any depth can be walked).
+//
+//   FolderContents c = walk_folder("answers/", {"answers/out"});
+//   for (const std::string& f : c.files) mark(f);          // "answers/s01.yaml", sorted
+//   for (const auto& [place, why] : c.unreadable) warn(place, why);
+struct FolderContents {
+  std::vector<std::string> files;    // regular files, sorted
+  std::vector<std::string> links;    // symbolic links, not followed, sorted
+  std::vector<std::string> special;  // pipes, sockets and devices, sorted
+  std::vector<std::string> skipped;  // folders of `skip` met on the way
+  std::vector<std::pair<std::string, std::string>> unreadable;  // a folder that could not be read, and why
+};
+
+// Walks `root` (followed when it is itself a link: it was named). Folders
+// that are one of `skip` (the same folder, however named; those that do not
+// exist are ignored) are not entered. Never throws for what is under root;
+// throws Error when root itself cannot be read.
+FolderContents walk_folder(const std::string& root, const std::vector<std::string>& skip);
+
+// Removes the temporary files and folders of runs that have died (killed,
+// or their machine restarted) from `folder`: those whose lock no one holds.
+// A live run's are left alone. Best effort; never throws.
+void remove_stale_temporaries(const std::string& folder);
 
 // Writes `bytes` to a fresh temporary name beside `path` (created with
 // O_EXCL | O_NOFOLLOW, so never through a planted link), then renames it
@@ -68,10 +104,19 @@ class NewFolder {
   // Removes the temporary folder, unless committed.
   ~NewFolder();
 
-  // Writes a new file `name` (no '/') inside; created with O_EXCL | O_NOFOLLOW.
+  // Writes a new file `name` inside; created with O_EXCL | O_NOFOLLOW. `name`
+  // is a file name, or "folder/file" with a folder made by make_folder.
   void write(const std::string& name, std::string_view bytes);
-  // Renames the folder to `path`. REQUIRES: nothing exists at `path`.
-  void commit();
+  // Makes a folder `name` (no '/') inside, for write("name/file", ...).
+  void make_folder(const std::string& name);
+  // The temporary folder, for files written inside it by other means.
+  const std::string& temporary() const { return temporary_; }
+  // Renames the folder to `path`. When nothing is at `path`, fails (throws)
+  // if something appears there meanwhile: another run's folder is never
+  // replaced by accident. With `replace`, a folder already at `path` is
+  // swapped out in one step (renameat2 RENAME_EXCHANGE: a reader sees the old
+  // folder or the new one, whole) and then removed.
+  void commit(bool replace = false);
 
  private:
   std::string path_, temporary_;

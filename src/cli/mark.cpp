@@ -26,7 +26,8 @@ int run_mark(const Options& options, std::ostream&, std::ostream& err) {
   else throw Error(fmt::format("--feedback: expected files, jsonl or none; got '{}'", options.feedback));
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
   settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;
-  const StatusTally counts = mark_class(rubric, settings, options.inputs, err);
+  const ClassMarked marked = mark_class(rubric, settings, options.inputs, err);
+  const StatusTally& counts = marked.statuses;
   std::string tally;
   int total = 0;
   for (std::size_t s = 0; s < submission_status_count; ++s) {
@@ -39,7 +40,16 @@ int run_mark(const Options& options, std::ostream&, std::ostream& err) {
                                                                     : "";
   err << fmt::format("attnmark: marked {} submission{} ({}); reports in {}/: gradebook.csv, summary.md, summary.html{}\n", total,
                      total == 1 ? "" : "s", tally, options.out_dir, feedback);
-  return 0;
+  if (marked.complete()) return 0;
+  // The teacher has something to look at before the marks go out.
+  std::string what;
+  if (marked.unmarked)
+    what = fmt::format("{} submission{} could not be marked", marked.unmarked, marked.unmarked == 1 ? "" : "s");
+  if (marked.not_read)
+    what += fmt::format("{}{} problem{} with the inputs (files not marked, folders not read, files flagged)",
+                        what.empty() ? "" : "; ", marked.not_read, marked.not_read == 1 ? "" : "s");
+  err << fmt::format("attnmark: not complete: {}; see summary.md (exit status 1)\n", what);
+  return 1;
 }
 
 }  // namespace attnmark

@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
-#include <ostream>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "base/error.h"
@@ -16,8 +15,50 @@ namespace attnmark {
 namespace fs = std::filesystem;
 namespace {
 
-bool is_sheet(const std::string& path) {
-  return lower(fs::path(path).extension().string()) == ".csv";
+// File names are student-made: shown escaped, on one line, never cut short.
+std::string shown_path(const std::string& path) { return printable(path, 4096); }
+
+std::string extension(const std::string& path) { return lower(fs::path(path).extension().string()); }
+
+// True when a path below an input folder is hidden: a component starting
+// with '.' (.DS_Store, .git/) or a zip's __MACOSX/ folder.
+bool is_hidden(const fs::path& place) {
+  for (const fs::path& part : place) {
+    const std::string name = part.string();
+    if ((!name.empty() && name[0] == '.' && name != "." && name != "..") || name == "__MACOSX") return true;
+  }
+  return false;
+}
+
+// True when `inner` is `outer` or lies inside it (both made absolute and normal).
+bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin(), o = outer.begin();
+  for (; o != outer.end() && !o->empty(); ++o, ++i)
+    if (i == inner.end() || *i != *o) return false;
+  return true;
+}
+
+fs::path absolute_normal(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  // (weakly_canonical keeps a trailing separator as an empty last part.)
+  if (!p.empty() && p.filename().empty()) p = p.parent_path();
+  return p;
+}
+
+bool is_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// True when `name` holds `id` as a word of its own, without regard to case:
+// "Smith John_s02_answers" names s02; "s021" does not.
+bool names_student(std::string_view name, std::string_view id) {
+  if (id.empty() || id.size() > name.size()) return false;
+  const std::string n = lower(name), i = lower(id);
+  for (std::size_t at = n.find(i); at != std::string::npos; at = n.find(i, at + 1)) {
+    const bool starts = at == 0 || !is_alnum(n[at - 1]) || !is_alnum(i.front());
+    const bool ends = at + i.size() == n.size() || !is_alnum(n[at + i.size()]) || !is_alnum(i.back());
+    if (starts && ends) return true;
+  }
+  return false;
 }
 
 Submission unreadable(const std::string& source, const std::string& reason) {
@@ -27,59 +68,116 @@ Submission unreadable(const std::string& source, const std::string& reason) {
   return s;
 }
 
-Submission read_answer_path(const std::string& path, const ReadLimits& limits) {
+// "path: message", or "path:line:column: message", with the path printable.
+std::string error_text(const Error& e, const std::string& shown) {
+  return e.file().empty() ? e.message() : shown + std::string(e.what()).substr(e.file().size());
+}
+
+Submission read_answer_path(const InputFile& input, const std::string& shown, const ReadLimits& limits) {
+  if (!input.refused.empty()) return unreadable(shown, input.refused);
   try {
-    return read_answer_file(read_file(path, limits.max_file_bytes), path, limits);
+    // A file found in a folder is read only if it is still not a link.
+    return read_answer_file(read_file(input.path, limits.max_file_bytes, input.place.empty()), input.path, limits);
   } catch (const Error& e) {
-    return unreadable(path, e.message());
+    return unreadable(shown, e.message());
   }
+}
+
+// Lists the files of one input folder into `list`.
+void add_folder(const std::string& folder, const std::string& out_dir, InputList& list) {
+  const FolderContents contents = walk_folder(folder, {out_dir});
+  std::size_t hidden = 0, before = list.files.size();
+  auto add = [&](const std::vector<std::string>& paths, auto refused) {
+    for (const std::string& path : paths) {
+      const fs::path place = fs::path(path).lexically_relative(folder);
+      if (is_hidden(place)) ++hidden;
+      else list.files.push_back({path, false, place.string(), refused(path)});
+    }
+  };
+  add(contents.files, [](const std::string& path) {
+    return extension(path) == ".csv"
+               ? std::string("a sheet inside a folder is not read as a class sheet; name it on the command line to mark it as one")
+               : std::string();
+  });
+  add(contents.links, [](const std::string&) { return std::string("a symbolic link; links in a folder are not followed"); });
+  add(contents.special, [](const std::string&) { return std::string("is not a regular file (a pipe, socket or device)"); });
+  std::sort(list.files.begin() + static_cast<std::ptrdiff_t>(before), list.files.end(),
+            [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+  for (const auto& [place, why] : contents.unreadable)
+    list.notices.push_back({fmt::format("{}: {}; nothing in it was marked", shown_path(place), why), true});
+  for (const std::string& path : contents.skipped)
+    list.notices.push_back({fmt::format("{}: the reports' folder (--out); not marked", shown_path(path)), false});
+  if (hidden)
+    list.notices.push_back({fmt::format("{}: skipped {} hidden file{} (names starting with '.', and __MACOSX/)",
+                                        shown_path(folder), hidden, hidden == 1 ? "" : "s"),
+                            false});
+  if (list.files.size() == before && contents.unreadable.empty())
+    list.notices.push_back({fmt::format("{}: folder has no files", shown_path(folder)), true});
 }
 
 }  // namespace
 
-std::vector<std::string> input_files(const std::vector<std::string>& inputs, std::ostream& err) {
-  std::vector<std::string> out;
+InputList input_files(const std::vector<std::string>& inputs, const std::string& out_dir) {
+  InputList list;
+  const fs::path out = absolute_normal(out_dir);
   for (const std::string& input : inputs) {
+    if (!out_dir.empty() && is_within(absolute_normal(input), out))
+      throw Error(input, 0, 0,
+                  fmt::format("is inside --out '{}'; reports are never marked: choose another --out", shown_path(out_dir)));
     std::error_code ec;
-    if (!fs::is_directory(input, ec)) {
-      out.push_back(input);
-      continue;
+    if (fs::is_directory(input, ec)) {
+      try {
+        add_folder(input, out_dir, list);
+      } catch (const Error& e) {
+        list.notices.push_back({shown_path(input) + ": " + e.message() + "; nothing in it was marked", true});
+      }
     }
-    std::vector<std::string> files;
-    for (auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (it->is_regular_file(ec)) files.push_back(it->path().string());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) err << fmt::format("attnmark: {}: folder has no files\n", input);
-    out.insert(out.end(), files.begin(), files.end());
+    else list.files.push_back({input, extension(input) == ".csv", std::string(), std::string()});
   }
-  return out;
+  return list;
 }
 
-Inputs read_inputs(std::vector<std::string> files, unsigned jobs, std::ostream& err) {
+Submission Inputs::take(std::size_t i) {
+  const Place& place = submissions[i];
+  Submission s = parsed[place.file] ? std::move(*parsed[place.file]) : sheets[place.file]->submission(place.row);
+  s.source = source(i);
+  if (auto flag = flags.find(i); flag != flags.end()) s.notes.insert(s.notes.begin(), flag->second);
+  return s;
+}
+
+std::string Inputs::superseded_reason(std::size_t i) const {
+  const std::size_t counted = superseding[i];
+  if (counted == counts) return std::string();
+  if (auto flag = flags.find(i); flag != flags.end())
+    return fmt::format("not counted: {}; {}'s submission {} counts", flag->second, students[i], source(counted));
+  return "superseded by the later submission " + source(counted);
+}
+
+Inputs read_inputs(InputList list, unsigned jobs) {
   // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
   ReadLimits limits;
   limits.max_sheet_bytes = std::size_t{256} << 20;
   limits.max_sheet_rows = 1'000'000;
   limits.max_sheet_cells = 50'000'000;
   Inputs in;
-  in.files = std::move(files);
-  const std::size_t n = in.files.size();
+  in.notices = std::move(list.notices);
+  const std::size_t n = list.files.size();
+  for (const InputFile& f : list.files) {
+    in.files.push_back(f.path);
+    in.shown.push_back(shown_path(f.path));
+  }
   in.parsed.resize(n);
   in.sheet_texts.resize(n);
   in.sheets.resize(n);
   // Answer files in full, on every core; sheets row by row for their student column.
   parallel_for(n, jobs, [&](std::size_t i) {
-    if (!is_sheet(in.files[i])) in.parsed[i] = read_answer_path(in.files[i], limits);
+    if (!list.files[i].sheet) in.parsed[i] = read_answer_path(list.files[i], in.shown[i], limits);
   });
-  std::unordered_map<std::string, std::size_t> latest;  // student → their latest submission so far
-  auto add = [&](const Place& place, const std::string& student) {
-    const std::size_t k = in.submissions.size();
+  std::vector<std::size_t> file_of;  // per submission: its input file
+  auto add = [&](const Place& place, std::string student) {
     in.submissions.push_back(place);
-    in.superseding.push_back(Inputs::counts);
-    if (student.empty()) return;
-    auto [it, fresh] = latest.try_emplace(student, k);
-    if (!fresh) in.superseding[std::exchange(it->second, k)] = k;
+    in.students.push_back(std::move(student));
+    file_of.push_back(place.file);
   };
   for (std::size_t i = 0; i < n; ++i) {
     if (in.parsed[i]) {
@@ -93,24 +191,66 @@ Inputs read_inputs(std::vector<std::string> files, unsigned jobs, std::ostream& 
       in.sheets[i] = std::make_unique<SheetReader>(
           in.sheet_texts[i], in.files[i], limits,
           [&](int line, const std::string& student) { rows.emplace_back(line, student); });
-      for (const std::string& column : in.sheets[i]->unknown_columns())
-        err << fmt::format("attnmark: {}: column '{}' is not a cell of any question; it was not marked\n",
-                           in.files[i], column);
+      if (const std::vector<std::string>& unknown = in.sheets[i]->unknown_columns(); !unknown.empty()) {
+        // One line however many: a header of junk must not make reports of junk.
+        constexpr std::size_t shown_columns = 10;
+        std::string names;
+        for (std::size_t c = 0; c < std::min(unknown.size(), shown_columns); ++c)
+          names += (c ? ", '" : "'") + unknown[c] + "'";
+        if (unknown.size() > shown_columns) names += fmt::format(" and {} more", unknown.size() - shown_columns);
+        in.notices.push_back({unknown.size() == 1
+                                  ? fmt::format("{}: column {} is not a cell of any question; it was not marked",
+                                                in.shown[i], names)
+                                  : fmt::format("{}: {} columns are not cells of any question; they were not marked: {}",
+                                                in.shown[i], unknown.size(), names),
+                              false});
+      }
     } catch (const Error& e) {
-      in.parsed[i] = unreadable(in.files[i], e.file().empty() ? e.message() : e.what());
+      in.parsed[i] = unreadable(in.shown[i], error_text(e, in.shown[i]));
       in.sheets[i].reset();
       std::string().swap(in.sheet_texts[i]);
       add(Place{i, 0, 0}, std::string());
       continue;
     }
-    for (std::size_t row = 0; row < rows.size(); ++row) add(Place{i, row, rows[row].first}, rows[row].second);
+    for (std::size_t row = 0; row < rows.size(); ++row) add(Place{i, row, rows[row].first}, std::move(rows[row].second));
   }
-  // Each superseded submission points at the next of its student's; make it the last.
-  for (std::size_t k = in.superseding.size(); k-- > 0;)
-    if (const std::size_t next = in.superseding[k]; next != Inputs::counts && in.superseding[next] != Inputs::counts)
-      in.superseding[k] = in.superseding[next];
+
+  // Which submission counts for each student. A file in a folder agrees
+  // with its student when its folders or its name name them; one that does
+  // not (a classmate's id in s04/) never replaces one that does.
+  const std::size_t count = in.submissions.size();
+  in.superseding.assign(count, Inputs::counts);
+  std::unordered_map<std::string, std::vector<std::size_t>> by_student;
+  for (std::size_t k = 0; k < count; ++k)
+    if (!in.students[k].empty()) by_student[in.students[k]].push_back(k);
+  for (std::size_t k = 0; k < count; ++k) {
+    const InputFile& file = list.files[file_of[k]];
+    if (file.place.empty() || in.students[k].empty()) continue;
+    const fs::path place(file.place);
+    const std::string stem = place.stem().string();
+    bool agrees = names_student(stem, in.students[k]);
+    for (const fs::path& folder : place.parent_path()) agrees = agrees || names_student(folder.string(), in.students[k]);
+    if (agrees) continue;
+    if (place.has_parent_path()) {
+      in.flags[k] = fmt::format("the file says student {} but sits in '{}/'", quoted_printable(in.students[k]),
+                                shown_path(place.parent_path().string()));
+    } else if (auto other = by_student.find(stem); other != by_student.end() && stem != in.students[k]) {
+      in.flags[k] = fmt::format("the file says student {} but is named {}", quoted_printable(in.students[k]),
+                                quoted_printable(place.filename().string()));
+    }
+  }
+  for (const auto& [student, ks] : by_student) {
+    std::size_t counted = ks.back();
+    for (std::size_t k : ks)
+      if (!in.flags.count(k)) counted = k;  // the last that agrees, if any
+    for (std::size_t k : ks)
+      if (k != counted) in.superseding[k] = counted;
+  }
+  for (const auto& [k, flag] : in.flags)
+    in.notices.push_back({fmt::format("{}: {}; check who handed it in", in.source(k), flag), true});
+  std::sort(in.notices.begin() + static_cast<std::ptrdiff_t>(in.notices.size() - in.flags.size()), in.notices.end(),
+            [](const InputNotice& a, const InputNotice& b) { return a.text < b.text; });
   return in;
 }
-
 
 }  // namespace attnmark

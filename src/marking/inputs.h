@@ -1,17 +1,29 @@
 // marking/inputs.h: what `mark` is given, read and checked before anything is
 // judged: the answer files in full, the class sheets checked (a row is read
 // again when it is judged), every submission's place in input order, and
-// which of a student's submissions counts (the last).
+// which of a student's submissions counts.
 //
-//   Inputs in = read_inputs(input_files({"answers/", "class.csv"}, err), jobs, err);
+//   InputList list = input_files({"answers/", "class.csv"}, "out");
+//   Inputs in = read_inputs(std::move(list), jobs);
 //   for (std::size_t i = 0; i < in.submissions.size(); ++i) judge(..., in.take(i), ...);
+//
+// What is an input, decided here once:
+// - a file named on the command line is read: a `.csv` as a class sheet,
+//   anything else as an answer file (the teacher chose it);
+// - in a folder, every file is a submission, read as an answer file: a
+//   `.csv` there is a student's upload, never a class sheet, and is an
+//   unreadable submission that says so, like a symbolic link (never
+//   followed), a pipe or a device; hidden files and `__MACOSX/` are skipped
+//   and counted, and a folder that cannot be read is listed as not marked;
+// - reports are never inputs: an input inside --out is an error, and --out
+//   inside an input folder is not walked.
 #pragma once
 
 #include <cstddef>
-#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lesson/submission.h"
@@ -19,9 +31,31 @@
 
 namespace attnmark {
 
-// Every input file: the files themselves, and every regular file under a
-// folder, in sorted order. Says on `err` when a folder has no files.
-std::vector<std::string> input_files(const std::vector<std::string>& inputs, std::ostream& err);
+// One file to read, and how it came to be an input.
+struct InputFile {
+  std::string path;
+  bool sheet = false;   // a class sheet: a `.csv` named on the command line
+  std::string place;    // found in a folder: its path below that folder ("s04/answers.yaml"); else ""
+  std::string refused;  // why it is not read at all (a link, a sheet in a folder), or ""
+};
+
+// Something in the inputs that was not read as a submission: one line for
+// standard error and the summary, its file names made printable.
+struct InputNotice {
+  std::string text;           // "subs/deep: cannot read folder: Permission denied; not marked"
+  bool needs_teacher = true;  // false for what is skipped by design (hidden files, the reports' folder)
+};
+
+// The inputs, files found in folders included, in order, and what was left out.
+struct InputList {
+  std::vector<InputFile> files;
+  std::vector<InputNotice> notices;
+};
+
+// Every input file: the files themselves, and the answer files under each
+// folder, sorted. Throws Error when an input is `out_dir` or inside it
+// (reports are never marked) or an input folder cannot be opened at all.
+InputList input_files(const std::vector<std::string>& inputs, const std::string& out_dir);
 
 // Where a submission is in the inputs.
 struct Place {
@@ -31,35 +65,41 @@ struct Place {
 };
 
 // Everything read before anything is judged: the answer files in full, the
-// sheets checked (a row is read again when it is judged), and every
-// submission's place in input order, with the student's last submission
-// when it is a later one (the last counts).
+// sheets checked (a row is read again when it is judged), every
+// submission's place in input order, and which one counts for each student.
+//
+// Which counts: a student's last submission, except that a file in a
+// folder whose names do not name the student it claims (`subs/s04/answers.yaml`
+// saying `student: s02`) never replaces one that sits under the student's own
+// name; such a file is flagged either way.
 struct Inputs {
   static constexpr std::size_t counts = static_cast<std::size_t>(-1);
 
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // paths, to open
+  std::vector<std::string> shown;  // the same, printable, for reports
   std::vector<std::optional<Submission>> parsed;  // answer files, and sheets that cannot be used
   std::vector<std::string> sheet_texts;
   std::vector<std::unique_ptr<SheetReader>> sheets;
   std::vector<Place> submissions;        // in input order
-  std::vector<std::size_t> superseding;  // per submission: its student's last one, or `counts`
+  std::vector<std::string> students;     // per submission: the student id it gives, or ""
+  std::vector<std::size_t> superseding;  // per submission: the one that counts for its student, or `counts`
+  std::unordered_map<std::size_t, std::string> flags;  // submission → why its place and its student disagree
+  std::vector<InputNotice> notices;      // what was not read, and sheets' columns that were not marked
 
-  // Submission i, read (a sheet row) or taken (an answer file: once only).
-  Submission take(std::size_t i) {
-    const Place& place = submissions[i];
-    if (parsed[place.file]) return std::move(*parsed[place.file]);
-    return sheets[place.file]->submission(place.row);
-  }
-  // Where submission i came from: "answers/s01.yaml", "class.csv:12".
+  // Submission i, read (a sheet row) or taken (an answer file: once only),
+  // with its source printable and its flag (if any) as its first note.
+  Submission take(std::size_t i);
+  // Where submission i came from, printable: "answers/s01.yaml", "class.csv:12".
   std::string source(std::size_t i) const {
     const Place& place = submissions[i];
-    return place.line ? files[place.file] + ":" + std::to_string(place.line) : files[place.file];
+    return place.line ? shown[place.file] + ":" + std::to_string(place.line) : shown[place.file];
   }
+  // Why submission i does not count: "superseded by the later submission ...", or "" when it counts.
+  std::string superseded_reason(std::size_t i) const;
 };
 
 // Reads and checks every input, answer files on up to `jobs` threads.
-// Unreadable files and sheets become one unreadable submission each; sheet
-// columns that are no question's cells are reported on `err`.
-Inputs read_inputs(std::vector<std::string> files, unsigned jobs, std::ostream& err);
+// Unreadable files and sheets become one unreadable submission each.
+Inputs read_inputs(InputList list, unsigned jobs);
 
 }  // namespace attnmark

@@ -10,7 +10,7 @@
 namespace attnmark {
 
 GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& s,
-                       const std::string& superseded_by) {
+                       const std::string& superseded) {
   GradedSubmission g;
   g.source = s.source;
   g.student = s.student;
@@ -20,9 +20,9 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
     g.reason = s.unreadable;
     return g;
   }
-  if (!superseded_by.empty()) {
+  if (!superseded.empty()) {
     g.status = SubmissionStatus::duplicate;
-    g.reason = "superseded by the later submission " + superseded_by;
+    g.reason = superseded;
     return g;
   }
   if (!s.rubric.empty() && s.rubric != rubric.name) {

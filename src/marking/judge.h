@@ -16,11 +16,12 @@
 namespace attnmark {
 
 // Judges one submission. Pure and thread-safe. `seed` is the class's seed
-// (--seed, or the rubric's), else the file's own is used. `superseded_by` is
-// the source of the same student's later submission, or empty when this one
+// (--seed, or the rubric's), else the file's own is used. `superseded` says
+// why another of the student's submissions counts instead ("superseded by
+// the later submission answers/s01-v2.yaml"), or is empty when this one
 // counts. Throws Error when the rubric's constraints cannot be met for the
 // student's variant.
 GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& submission,
-                       const std::string& superseded_by);
+                       const std::string& superseded);
 
 }  // namespace attnmark

@@ -9,12 +9,15 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 
 #include "base/error.h"
 #include "base/file_names.h"
 #include "base/files.h"
+#include "base/text.h"
 #include "marking/inputs.h"
 #include "marking/judge.h"
 #include "marking/summary.h"
@@ -52,8 +55,19 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in,
   chunk.files.resize(settings.feedback == FeedbackMode::files ? end - first : 0);
   for (std::size_t i = first; i < end; ++i) {
     const Submission s = in.take(i);
-    const std::string superseded_by = in.superseding[i] == Inputs::counts ? std::string() : in.source(in.superseding[i]);
-    const GradedSubmission graded = judge(rubric, settings.seed, s, superseded_by);
+    GradedSubmission graded;
+    try {
+      graded = judge(rubric, settings.seed, s, in.superseded_reason(i));
+    } catch (const Error& e) {
+      // A variant the file asks for that cannot be made: that student's
+      // problem, not the class's.
+      graded = GradedSubmission{};
+      graded.source = s.source;
+      graded.student = s.student;
+      graded.variant = s.variant;
+      graded.status = SubmissionStatus::unreadable;
+      graded.reason = "cannot make the variant this file is for: " + e.message();
+    }
     append_gradebook_row(chunk.gradebook, rubric, graded);
     if (settings.feedback == FeedbackMode::jsonl) {
       append_feedback_json(chunk.jsonl, graded);
@@ -70,42 +84,109 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in,
   }
 }
 
-// Writes the reports as submissions arrive, each to a temporary name that is
-// renamed into place only when the run has finished; a run that fails leaves
-// none of them behind.
-class ReportWriter {
- public:
-  ReportWriter(const Rubric& rubric, const MarkSettings& settings)
-      : rubric_(rubric), settings_(settings), root_(settings.out_dir), summary_(rubric) {
-    std::error_code ec;
-    for (const char* name : {"gradebook.csv", "summary.md", "summary.html", "feedback", "feedback.jsonl"})
-      if (fs::exists(root_ / name, ec) && !settings.force)
+// What an earlier run leaves in --out, in the order an error names them.
+constexpr const char* report_names[] = {"gradebook.csv", "summary.md", "summary.html", "feedback", "feedback.jsonl"};
+
+// True for a name an --out folder may hold besides the reports: a crashed
+// run's temporaries, and what file browsers leave behind.
+bool is_litter(const std::string& name) {
+  return name == ".DS_Store" || name == "Thumbs.db" || name == "desktop.ini" ||
+         (name.starts_with(".attnmark-") && name.ends_with(".tmp"));
+}
+
+// Checks that `out` can take this run's reports. Returns whether a folder is
+// there already (to be swapped out whole at the end).
+bool check_out_folder(const MarkSettings& settings) {
+  const fs::path out(settings.out_dir);
+  std::error_code ec;
+  const fs::file_status status = fs::status(out, ec);
+  if (!fs::exists(status)) return false;
+  if (!fs::is_directory(status)) throw Error(settings.out_dir, 0, 0, "is not a folder; choose another --out");
+  std::set<std::string> reports;
+  std::vector<std::string> others;
+  for (auto it = fs::directory_iterator(out, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (std::find(std::begin(report_names), std::end(report_names), name) != std::end(report_names)) reports.insert(name);
+    else if (!is_litter(name)) others.push_back(name);
+  }
+  if (ec) throw Error(settings.out_dir, 0, 0, "cannot read folder: " + ec.message());
+  std::sort(others.begin(), others.end());
+  if (!others.empty())
+    throw Error(settings.out_dir, 0, 0,
+                fmt::format("holds files that are not attnmark's reports ({}{}); the reports are replaced as a "
+                            "folder, so choose a new or empty --out",
+                            quoted_printable(others[0]), others.size() > 1 ? fmt::format(" and {} more", others.size() - 1) : ""));
+  if (!settings.force)
+    for (const char* name : report_names)
+      if (reports.count(name))
         throw Error(settings.out_dir, 0, 0,
                     fmt::format("already holds '{}' from an earlier run; pass --force to replace it, or choose another --out",
                                 name));
-    fs::create_directories(root_, ec);
+  return true;
+}
+
+// The name of each submission's feedback files. feedback/<id>.* is always
+// the student's counted submission: ids that are their own safe name get it
+// first, whatever their order, so no other submission can take it; a
+// superseded submission goes in superseded/, one without a student id in
+// no-student/ (folder names that no feedback file of an id can have).
+std::vector<std::string> feedback_stems(const Inputs& in) {
+  const std::size_t count = in.submissions.size();
+  std::vector<std::string> stems(count);
+  FileStems counted, superseded, nameless;
+  std::unordered_set<std::string> own;  // lower-case ids that got their own name
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::string& id = in.students[k];
+    if (!id.empty() && in.superseding[k] == Inputs::counts && FileStems::stem(id) == id && own.insert(lower(id)).second)
+      stems[k] = counted.take(id);
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::string& id = in.students[k];
+    if (!stems[k].empty()) continue;
+    if (in.superseding[k] != Inputs::counts) stems[k] = "superseded/" + superseded.take(id);
+    else if (!id.empty()) stems[k] = counted.take(id);
+    else stems[k] = "no-student/" + nameless.take(fs::path(in.files[in.submissions[k].file]).filename().string());
+  }
+  return stems;
+}
+
+// Writes the reports as submissions arrive into a temporary folder beside
+// --out, which takes the place of --out whole when the run has finished; a
+// run that fails leaves --out as it was.
+class ReportWriter {
+ public:
+  // REQUIRES: check_out_folder(settings) passed; `replace` is what it returned.
+  ReportWriter(const Rubric& rubric, const MarkSettings& settings, std::vector<std::string> stems, bool replace)
+      : rubric_(rubric), settings_(settings), summary_(rubric), stems_(std::move(stems)), replace_(replace) {
+    const fs::path out = fs::path(settings.out_dir);
+    std::error_code ec;
+    if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
     if (ec) throw Error(settings.out_dir, 0, 0, "cannot create folder: " + ec.message());
-    if (settings.force) {
-      fs::remove_all(root_ / "feedback", ec);
-      fs::remove(root_ / "feedback.jsonl", ec);
-    }
+    // A killed run's temporary folder is cleared; a live run's is locked and kept.
+    remove_stale_temporaries(out.parent_path().string());
+    staging_.emplace(settings.out_dir);
+    root_ = staging_->temporary();
     gradebook_.emplace((root_ / "gradebook.csv").string());
     gradebook_->append(gradebook_header(rubric));
     if (settings.feedback == FeedbackMode::jsonl) jsonl_.emplace((root_ / "feedback.jsonl").string());
   }
 
-  // Adds a chunk's submissions, after those added before. Empties the chunk.
-  void add(Chunk& chunk) {
+  // Adds a chunk's submissions, the first of them submission `first`, after
+  // those added before. Empties the chunk.
+  void add(Chunk& chunk, std::size_t first) {
     gradebook_->append(chunk.gradebook);
     if (jsonl_) jsonl_->append(chunk.jsonl);
     std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       ClassSummary::Row& row = rows[i];
+      if (row.status != SubmissionStatus::duplicate && !row.score) ++unmarked_;
       if (settings_.feedback == FeedbackMode::files) {
         // (Only then: summary.html links each row to its feedback page by this name.)
-        row.file_stem = stems_.take(row.student.empty() ? fs::path(row.source).filename().string() : row.student);
-        // feedback/ appears whole when the run has finished, like the other reports.
+        row.file_stem = stems_[first + i];
         if (!feedback_) feedback_.emplace((root_ / "feedback").string());
+        if (const std::size_t slash = row.file_stem.find('/'); slash != std::string::npos)
+          if (const std::string folder = row.file_stem.substr(0, slash); made_.insert(folder).second)
+            feedback_->make_folder(folder);
         feedback_->write(row.file_stem + ".json", chunk.files[i].json);
         feedback_->write(row.file_stem + ".md", chunk.files[i].markdown);
         feedback_->write(row.file_stem + ".html", chunk.files[i].html);
@@ -115,7 +196,12 @@ class ReportWriter {
     chunk.summary.reset();
   }
 
-  StatusTally finish() {
+  ClassMarked finish(const std::vector<InputNotice>& notices) {
+    ClassMarked marked;
+    for (const InputNotice& n : notices) {
+      summary_.add_notice(n.text);
+      if (n.needs_teacher) ++marked.not_read;
+    }
     // The two summaries at once, with more than one job (each reads the summary only).
     auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
                                [&] { write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_)); });
@@ -123,35 +209,45 @@ class ReportWriter {
     markdown.get();
     if (jsonl_) jsonl_->commit();
     if (feedback_) feedback_->commit();
-    // The gradebook last: its presence means the run finished.
     gradebook_->commit();
-    return summary_.statuses();
+    staging_->commit(replace_);
+    marked.statuses = summary_.statuses();
+    marked.unmarked = unmarked_;
+    return marked;
   }
 
  private:
   const Rubric& rubric_;
   const MarkSettings& settings_;
-  fs::path root_;
   ClassSummary summary_;
-  FileStems stems_;  // feedback file names
-  std::optional<NewFile> gradebook_, jsonl_;  // (optional: made once the checks above pass)
-  std::optional<NewFolder> feedback_;         // feedback files, made when the first is written
+  std::vector<std::string> stems_;  // feedback file names, per submission (feedback files)
+  bool replace_;                    // an earlier run's folder is at --out
+  std::size_t unmarked_ = 0;
+  std::optional<NewFolder> staging_;  // the new --out, until it takes its place
+  fs::path root_;                     // staging_'s temporary folder
+  std::optional<NewFile> gradebook_, jsonl_;
+  std::optional<NewFolder> feedback_;  // feedback files, made when the first is written
+  std::unordered_set<std::string> made_;  // its folders made so far (superseded/, no-student/)
 };
 
-}  // namespace
+// Says on `err` what the inputs hold that was not marked: the first few
+// notices, then how many more (all of them are in the summaries).
+void report_notices(const std::vector<InputNotice>& notices, std::ostream& err) {
+  constexpr std::size_t shown = 20;
+  for (std::size_t i = 0; i < std::min(notices.size(), shown); ++i) err << "attnmark: " << notices[i].text << "\n";
+  if (notices.size() > shown)
+    err << fmt::format("attnmark: ... and {} more; every one is listed in summary.md\n", notices.size() - shown);
+}
 
-StatusTally mark_class(const Rubric& rubric, const MarkSettings& settings, const std::vector<std::string>& inputs,
-                       std::ostream& err) {
-  ReportWriter writer(rubric, settings);
-  Inputs in = read_inputs(input_files(inputs, err), settings.jobs, err);
+ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, Inputs& in, ReportWriter& writer) {
   const std::size_t chunks = (in.submissions.size() + chunk_size - 1) / chunk_size;
   if (settings.jobs == 1) {  // one thread throughout
     Chunk chunk;
     for (std::size_t c = 0; c < chunks; ++c) {
       judge_chunk(rubric, settings, in, c, chunk);
-      writer.add(chunk);
+      writer.add(chunk, c * chunk_size);
     }
-    return writer.finish();
+    return writer.finish(in.notices);
   }
   // `jobs` threads judge chunks in order, each taking the next; this thread
   // writes them in order as they are done. At most `ring` chunks are judged
@@ -197,7 +293,7 @@ StatusTally mark_class(const Rubric& rubric, const MarkSettings& settings, const
         failure = errors[c % ring];
       }
       if (failure) break;
-      writer.add(slots[c % ring]);
+      writer.add(slots[c % ring], c * chunk_size);
       const std::lock_guard<std::mutex> lock(mutex);
       done[c % ring] = 0;
       written = c + 1;
@@ -213,7 +309,24 @@ StatusTally mark_class(const Rubric& rubric, const MarkSettings& settings, const
   }
   for (std::thread& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  return writer.finish();
+  return writer.finish(in.notices);
 }
+
+}  // namespace
+
+ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const std::vector<std::string>& inputs,
+                       std::ostream& err) {
+  if (settings.out_dir.empty()) throw Error("mark: --out DIR is required");
+  // --out as a clean path: "out/" and "out" are one folder, and its temporary lies beside it.
+  MarkSettings cleaned = settings;
+  while (cleaned.out_dir.size() > 1 && cleaned.out_dir.back() == '/') cleaned.out_dir.pop_back();
+  const bool replace = check_out_folder(cleaned);
+  Inputs in = read_inputs(input_files(inputs, cleaned.out_dir), cleaned.jobs);
+  report_notices(in.notices, err);
+  ReportWriter writer(rubric, cleaned,
+                      cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace);
+  return mark_chunks(rubric, cleaned, in, writer);
+}
+
 
 }  // namespace attnmark

@@ -8,9 +8,11 @@
 //
 //   MarkSettings settings;
 //   settings.out_dir = "out";
-//   StatusTally counts = mark_class(rubric, settings, {"answers/"}, std::cerr);
+//   ClassMarked marked = mark_class(rubric, settings, {"answers/"}, std::cerr);
+//   return marked.complete() ? 0 : 1;
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -40,13 +42,30 @@ struct MarkSettings {
   HtmlStyle style;                     // summary.html and feedback pages
 };
 
+// What a run of mark_class made of the class.
+struct ClassMarked {
+  StatusTally statuses{};      // how many submissions got each status
+  std::size_t unmarked = 0;    // submissions that count but got no marks (unreadable, wrong rubric, ...)
+  std::size_t not_read = 0;    // files under the inputs not read, places that could not be read, flagged files
+  // True when every submission that counts was marked and nothing in the inputs needs the teacher.
+  bool complete() const { return unmarked == 0 && not_read == 0; }
+};
+
 // Marks every input (answer files, folders of them, CSV sheets) and writes
 // gradebook.csv, summary.md, summary.html and the feedback into
 // settings.out_dir. Every file and sheet row appears exactly once in the
-// gradebook. Returns how many submissions got each status. Throws Error for
-// a rubric that cannot be used or reports that would replace an earlier
-// run's without `force`; then no report is left behind.
-StatusTally mark_class(const Rubric& rubric, const MarkSettings& settings, const std::vector<std::string>& inputs,
+// gradebook; what the inputs hold that is not marked is listed in the
+// summaries and on `err`.
+//
+// The reports are built in a temporary folder beside out_dir and put in its
+// place whole when the run ends (an earlier run's folder is swapped out in
+// one step), so out_dir holds the old reports or the new ones, never a mix.
+// out_dir must be new, empty, or hold only an earlier run's reports.
+//
+// Throws Error for a rubric that cannot be used, an input inside out_dir,
+// an out_dir holding other files, reports that would replace an earlier
+// run's without `force`, or a failure to write; then out_dir is as it was.
+ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const std::vector<std::string>& inputs,
                        std::ostream& err);
 
 }  // namespace attnmark

@@ -111,6 +111,12 @@ std::array<int, 10> ClassSummary::bins() const {
   return bins;
 }
 
+void ClassSummary::add_notice(std::string text) {
+  constexpr std::size_t kept = 1000;
+  if (notices_.size() < kept) notices_.push_back(std::move(text));
+  else ++notices_left_off_;
+}
+
 void ClassSummary::append(ClassSummary&& later) {
   if (rows_.empty()) rows_.reserve(4096);
   rows_.insert(rows_.end(), std::make_move_iterator(later.rows_.begin()), std::make_move_iterator(later.rows_.end()));
@@ -166,6 +172,12 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary) 
       auto it = summary.mistakes().find(std::string(m.code));
       if (it != summary.mistakes().end()) out += fmt::format("| `{}` | {} | {} |\n", m.code, it->second, m.explanation);
     }
+    out += "\n";
+  }
+  if (!summary.notices().empty()) {
+    out += "## Notes on the inputs\n\n";
+    for (const std::string& n : summary.notices()) out += "- " + markdown_text(n) + "\n";
+    if (summary.notices_left_off()) out += fmt::format("- … and {} more\n", summary.notices_left_off());
     out += "\n";
   }
   out += "## Problem submissions\n\n";
@@ -238,6 +250,12 @@ std::string summary_html(const Rubric& rubric, const ClassSummary& summary, cons
     }
   }
 
+  if (!summary.notices().empty()) {
+    out += "<h2>Notes on the inputs</h2>\n<ul>\n";
+    for (const std::string& n : summary.notices()) out += "<li>" + html_escape(n) + "</li>\n";
+    if (summary.notices_left_off()) out += fmt::format("<li>… and {} more</li>\n", summary.notices_left_off());
+    out += "</ul>\n";
+  }
   out += "<h2>Students</h2>\n<table>\n<colgroup><col style=\"width:26%\"><col style=\"width:14%\"><col style=\"width:18%\">"
          "<col></colgroup>\n<thead><tr><th scope=\"col\">Student</th><th scope=\"col\" class=\"num\">Score</th>"
          "<th scope=\"col\">Status</th><th scope=\"col\">Reason</th></tr></thead>\n<tbody>\n";

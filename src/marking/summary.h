@@ -57,6 +57,14 @@ class ClassSummary {
   std::array<int, 10> bins() const;
   double max_score() const { return max_score_; }
 
+  // A note on the inputs (a folder that could not be read, a file under
+  // another student's name, a sheet's columns that are no cells), one
+  // printable line. The first 1,000 are
+  // kept and the rest counted, so junk cannot make the summary large.
+  void add_notice(std::string text);
+  const std::vector<std::string>& notices() const { return notices_; }
+  std::size_t notices_left_off() const { return notices_left_off_; }
+
  private:
   std::vector<Row> rows_;
   std::vector<double> scores_;
@@ -64,6 +72,8 @@ class ClassSummary {
   std::map<std::string, int> mistakes_;
   StatusTally statuses_{};
   double max_score_ = 0;
+  std::vector<std::string> notices_;
+  std::size_t notices_left_off_ = 0;
 };
 
 
