@@ -1,6 +1,7 @@
 // base/text.h: the one home of attnmark's text helpers: trimming and case,
-// UTF-8 decoding, untrusted bytes made safe to show, and the encoding check
-// that every reader of untrusted files runs before any parser sees the bytes.
+// UTF-8 decoding, untrusted bytes made safe to show, the encoding check that
+// every reader of untrusted files runs before any parser sees the bytes, the
+// check of a student id, and repeated notes summed up.
 //
 //   trim("  s001\r\n") == "s001";   lower("Student ID") == "student id"
 //   if (std::string why = encoding_problem(bytes); !why.empty()) refuse(why);
@@ -97,36 +98,78 @@ inline std::size_t decode_utf8(std::string_view text, std::size_t i, std::uint32
   return n;
 }
 
-// Text safe to show on one line of a terminal or report: line breaks, tabs
-// and other control bytes (C0 and DEL) escaped as \n, \r, \t, \xHH; cut to
-// at most max_bytes of output (never inside a UTF-8 character), with "..."
-// after a cut. REQUIRES: nothing (any bytes); invalid UTF-8 is copied as is,
-// so check encoding_problem first where that matters.
+// True for a code point that changes how the text around it shows rather
+// than showing itself: C0 controls, DEL, C1 controls (U+0080 to U+009F), the
+// line and paragraph separators (U+2028, U+2029) and the bidirectional
+// controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
+// Never part of a name; unsafe in file names, reports and terminals.
+inline bool is_control(std::uint32_t code_point) {
+  return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F) || code_point == 0x061C ||
+         code_point == 0x200E || code_point == 0x200F || code_point == 0x2028 || code_point == 0x2029 ||
+         (code_point >= 0x202A && code_point <= 0x202E) || (code_point >= 0x2066 && code_point <= 0x2069);
+}
+
+// The offset of the first control character (is_control) in text, or npos.
+// Bytes that are not well-formed UTF-8 are passed over (encoding_problem and
+// first_invalid_utf8 are the checks for those).
+inline std::size_t find_control(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t code_point = 0;
+    const std::size_t n = decode_utf8(text, i, code_point);
+    if (n != 0 && is_control(code_point)) return i;
+    i += n == 0 ? 1 : n;
+  }
+  return std::string_view::npos;
+}
+
+// True when text holds a control character (is_control).
+inline bool has_control(std::string_view text) { return find_control(text) != std::string_view::npos; }
+
+// Text safe to show on one line of a terminal or report, and always
+// well-formed UTF-8 whatever the bytes: line feed, carriage return and tab
+// as \n, \r, \t; other C0 controls and DEL as \xHH; the other control
+// characters of is_control (C1, separators, bidirectional) as \uHHHH; every
+// byte that is not part of a well-formed UTF-8 character as \xHH. Cut to at
+// most max_bytes of output, never inside a character or an escape, with
+// "..." after a cut.
+//   printable("a\nb\x1B[1m", 60) == "a\\nb\\x1B[1m"
+//   printable("\xE9t\xC3\xA9", 60) == "\\xE9t\xC3\xA9"      (é kept, the Latin-1 byte escaped)
+//   printable("x\u202Ey", 60) == "x\\u202Ey"
+//   printable("abcdef", 4) == "abcd..."
 inline std::string printable(std::string_view text, std::size_t max_bytes) {
+  constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
+  char escape[7];  // the longest unit: "\uHHHH"
   std::size_t i = 0;
-  for (; i < text.size() && out.size() < max_bytes; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7F) {
-      constexpr char hex[] = "0123456789ABCDEF";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
+  while (i < text.size()) {
+    std::uint32_t code_point = 0;
+    const std::size_t n = decode_utf8(text, i, code_point);
+    std::string_view unit;  // what text[i, i + n) (or the one bad byte) becomes
+    if (n == 0) {
+      const unsigned char c = static_cast<unsigned char>(text[i]);
+      escape[0] = '\\', escape[1] = 'x', escape[2] = hex[c >> 4], escape[3] = hex[c & 15];
+      unit = std::string_view(escape, 4);
+    } else if (code_point == '\n') {
+      unit = "\\n";
+    } else if (code_point == '\r') {
+      unit = "\\r";
+    } else if (code_point == '\t') {
+      unit = "\\t";
+    } else if (code_point < 0x20 || code_point == 0x7F) {
+      escape[0] = '\\', escape[1] = 'x', escape[2] = hex[code_point >> 4], escape[3] = hex[code_point & 15];
+      unit = std::string_view(escape, 4);
+    } else if (is_control(code_point)) {
+      escape[0] = '\\', escape[1] = 'u';
+      for (int k = 0; k < 4; ++k) escape[2 + k] = hex[(code_point >> (12 - 4 * k)) & 15];
+      unit = std::string_view(escape, 6);
     } else {
-      out += static_cast<char>(c);
+      unit = text.substr(i, n);
     }
+    if (out.size() + unit.size() > max_bytes) return out + "...";
+    out += unit;
+    i += n == 0 ? 1 : n;
   }
-  if (i == text.size()) return out;
-  // Do not end inside a multi-byte character: drop its first bytes.
-  while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80 && i > 0 &&
-         !out.empty()) {
-    out.pop_back();
-    --i;
-  }
-  return out + "...";
+  return out;
 }
 
 // printable(), in single quotes, cut at 60 bytes: how a message quotes what
@@ -171,13 +214,14 @@ inline int line_of(std::string_view t, std::size_t at) {
 //   "UTF-32 text; save the file as UTF-8"     a UTF-32 byte-order mark
 //   "binary file (contains NUL bytes)"
 //   "not UTF-8 text (byte 0xE9 at line 3); save the file as UTF-8"
+// `what` names the file in the advice ("save the roster as UTF-8").
 // A UTF-8 byte-order mark is fine (callers skip it).
-inline std::string encoding_problem(std::string_view text) {
+inline std::string encoding_problem(std::string_view text, std::string_view what = "file") {
   using namespace std::literals;
   if (text.starts_with("\xFF\xFE\x00\x00"sv) || text.starts_with("\x00\x00\xFE\xFF"sv))
-    return "UTF-32 text; save the file as UTF-8";
+    return "UTF-32 text; save the " + std::string(what) + " as UTF-8";
   if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"))
-    return "UTF-16 text; save the file as UTF-8";  // before NUL: UTF-16 is full of them
+    return "UTF-16 text; save the " + std::string(what) + " as UTF-8";  // before NUL: UTF-16 is full of them
   const std::size_t nul = text.find('\0');
   if (nul != std::string_view::npos) {
     // UTF-16 without a byte-order mark (as some Windows tools save): ASCII
@@ -188,7 +232,7 @@ inline std::string encoding_problem(std::string_view text) {
       even = even && text[i] == '\0' && text[i + 1] != '\0';
       odd = odd && text[i + 1] == '\0' && text[i] != '\0';
     }
-    if (even || odd) return "UTF-16 text; save the file as UTF-8";
+    if (even || odd) return "UTF-16 text; save the " + std::string(what) + " as UTF-8";
     return "binary file (contains NUL bytes)";
   }
   const std::size_t bad = first_invalid_utf8(text);
@@ -196,7 +240,72 @@ inline std::string encoding_problem(std::string_view text) {
   constexpr char hex[] = "0123456789ABCDEF";
   const unsigned char c = static_cast<unsigned char>(text[bad]);
   return std::string("not UTF-8 text (byte 0x") + hex[c >> 4] + hex[c & 15] + " at line " +
-         std::to_string(line_of(text, bad)) + "); save the file as UTF-8";
+         std::to_string(line_of(text, bad)) + "); save the " + std::string(what) + " as UTF-8";
 }
+
+// A count as people read it, in groups of three digits: grouped(9990) == "9,990".
+inline std::string grouped(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// Why `id` cannot be a student id, or "" when it can: ids are printed on
+// sheets and reports and made into file names, so they are UTF-8 without
+// control characters (is_control).
+//   "is not UTF-8 text (byte 0xE9)"
+//   "contains a control character (U+202E)"
+inline std::string student_id_problem(std::string_view id) {
+  constexpr char hex[] = "0123456789ABCDEF";
+  if (const std::size_t bad = first_invalid_utf8(id); bad != std::string_view::npos) {
+    const unsigned char c = static_cast<unsigned char>(id[bad]);
+    return std::string("is not UTF-8 text (byte 0x") + hex[c >> 4] + hex[c & 15] + ")";
+  }
+  const std::size_t at = find_control(id);
+  if (at == std::string_view::npos) return {};
+  std::uint32_t code_point = 0;
+  decode_utf8(id, at, code_point);
+  std::string u = "U+";
+  for (int k = 0; k < 4; ++k) u += hex[(code_point >> (12 - 4 * k)) & 15];
+  return "contains a control character (" + u + ")";
+}
+
+// Notes of one kind kept proportional to the people who read them, not to
+// the input: the first `keep` are written out, the rest only counted and
+// summed up in one note at the end. So a file of 100,000 unknown keys gives
+// eleven notes, not 100,000.
+//   RepeatedNotes unknown("more unknown keys ignored");
+//   for (key : keys) if (unknown.keep()) notes.push_back("unknown key '" + key + "' ignored");
+//   unknown.finish(notes);   // adds "and 9,990 more unknown keys ignored"
+class RepeatedNotes {
+ public:
+  // `rest` ends the summary note: "and N " + rest.
+  explicit RepeatedNotes(std::string rest, std::size_t keep = 10) : rest_(std::move(rest)), keep_(keep) {}
+
+  // True while fewer than `keep` notes of this kind were written (the caller
+  // writes this one); false after, counting it as left out.
+  bool keep() {
+    if (written_ < keep_) {
+      ++written_;
+      return true;
+    }
+    ++left_out_;
+    return false;
+  }
+  // Appends "and N <rest>" to notes when any were left out.
+  void finish(std::vector<std::string>& notes) const {
+    if (left_out_ > 0) notes.push_back("and " + grouped(left_out_) + " " + rest_);
+  }
+  std::size_t left_out() const { return left_out_; }
+
+ private:
+  std::string rest_;
+  std::size_t keep_;
+  std::size_t written_ = 0;
+  std::size_t left_out_ = 0;
+};
 
 }  // namespace attnmark

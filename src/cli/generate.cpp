@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/file_names.h"
 #include "base/files.h"
+#include "base/text.h"
 #include "base/threads.h"
 #include "cli/commands.h"
 #include "lesson/variant.h"
@@ -219,10 +220,15 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   const Job job = job_of(options);
   const HtmlStyle style = html_style(options.theme, options.text_size);
   parse_jobs(options.jobs);  // a bad --jobs is an error even without a roster
+  // Trimmed as a roster's ids and answer files' are, so the student's own
+  // answer file reads back as the same id.
+  const std::string student(trim(options.student));
+  if (const std::string problem = student_id_problem(student); !problem.empty())
+    throw Error(fmt::format("--student: {} {}", quoted_printable(options.student), problem));
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
   const std::uint64_t seed = choose_seed(options, rubric, err);
   if (!options.roster.empty()) return run_roster(options, job, rubric, seed, style, out, err);
-  const Variant variant = make_variant(rubric, seed, options.student);
+  const Variant variant = make_variant(rubric, seed, student);
   const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
   emit(options, render(job, rubric, variant, std::string(), style), what, out, err);
   return 0;

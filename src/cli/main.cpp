@@ -1,12 +1,18 @@
 // attnmark: generate and mark transformer-attention exercises.
 // main() only turns the command line into Options and reports errors.
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <filesystem>
 #include <iostream>
+#include <new>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "cli/commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_main(int argc, char** argv) {
   attnmark::Options options;
   std::string mark_rubric;  // mark takes exactly one rubric before its inputs
   CLI::App app{"attnmark: worksheets, keys and marking for attention exercises"};
@@ -61,10 +67,29 @@ int main(int argc, char** argv) {
   }
   for (CLI::App* sub : app.get_subcommands()) options.command = sub->get_name();
   if (!mark_rubric.empty()) options.rubrics.push_back(mark_rubric);
+  return attnmark::run_command(options, std::cout, std::cerr);
+}
+
+}  // namespace
+
+// Every failure ends here as one line (an Error with its place, and the
+// caret line under it) and exit status 2, never as an abort: an exception
+// from a library is a bug, but not one that should cost a core dump and a
+// half-written temporary folder.
+int main(int argc, char** argv) {
   try {
-    return attnmark::run_command(options, std::cout, std::cerr);
+    return run_main(argc, argv);
   } catch (const attnmark::Error& e) {
     std::cerr << "attnmark: " << e.report() << "\n";
-    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "attnmark: out of memory\n";
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "attnmark: " << attnmark::printable(e.what(), 1000) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "attnmark: internal error: " << attnmark::printable(e.what(), 1000)
+              << " (please report this as a bug)\n";
+  } catch (...) {
+    std::cerr << "attnmark: internal error: an unknown exception (please report this as a bug)\n";
   }
+  return 2;
 }

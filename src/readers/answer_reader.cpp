@@ -60,17 +60,9 @@ std::pair<int, int> place_of(std::string_view t, std::size_t at) {
 
 // ---- Fields shared by answer files and sheet rows ----
 
-// True when text holds a control byte (C0, DEL): never part of a name, and
-// unsafe in file names, reports and terminals.
-bool has_control(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7F;
-  });
-}
-
 // The student id or rubric name, trimmed; ignored (with a note) when it
-// holds control bytes, so no report, file name or terminal ever gets them.
+// holds a control character (has_control: C0, DEL, C1, bidirectional
+// controls), so no report, file name or terminal ever gets one.
 std::string read_name(std::string_view text, const char* key, Submission& s) {
   text = trim(text);
   if (!has_control(text)) return std::string(text);
@@ -134,10 +126,12 @@ class SubmissionReader {
       else if (k == "variant") read_variant(single(value, k), s_);
       else if (k == "generator") generator(value);
       else if (k == "answers") answers(value);
-      else
+      else if (unknown_keys_.keep())
         s_.notes.push_back("unknown key " + in_quotes(k) + " ignored" +
                            did_you_mean(k, {"rubric", "student", "seed", "variant", "generator", "answers"}));
     }
+    for (const RepeatedNotes* kind : {&unknown_keys_, &bad_questions_, &bad_parts_, &bad_values_})
+      kind->finish(s_.notes);
   }
 
  private:
@@ -164,13 +158,15 @@ class SubmissionReader {
     for (const auto& [qkey, question] : n.entries) {
       const std::string& q = qkey.text;
       if (has_control(q)) {
-        s_.notes.push_back("question " + in_quotes(q) + " has control characters in its name; ignored");
+        if (bad_questions_.keep())
+          s_.notes.push_back("question " + in_quotes(q) + " has control characters in its name; ignored");
         continue;
       }
       if (parse_part(q)) {
         // A part written one level too far left: it lands among the questions.
-        s_.notes.push_back("line " + std::to_string(qkey.line) + ": " + in_quotes(q) +
-                           " is a part, not a question; indent it under its question (q1:, q2:, ...); ignored");
+        if (bad_questions_.keep())
+          s_.notes.push_back("line " + std::to_string(qkey.line) + ": " + in_quotes(q) +
+                             " is a part, not a question; indent it under its question (q1:, q2:, ...); ignored");
         continue;
       }
       if (question.is_null()) {
@@ -178,15 +174,17 @@ class SubmissionReader {
         continue;
       }
       if (!question.is_map()) {
-        s_.notes.push_back(shown(q) + ": expected a map of parts (scores:, weights:, ...); got " +
-                           describe(question) + "; ignored");
+        if (bad_questions_.keep())
+          s_.notes.push_back(shown(q) + ": expected a map of parts (scores:, weights:, ...); got " +
+                             describe(question) + "; ignored");
         continue;
       }
       auto& parts = s_.answers[q];
       for (const auto& [pkey, value] : question.entries) {
         if (has_control(pkey.text)) {
-          s_.notes.push_back(shown(q) + ": part " + in_quotes(pkey.text) +
-                             " has control characters in its name; ignored");
+          if (bad_parts_.keep())
+            s_.notes.push_back(shown(q) + ": part " + in_quotes(pkey.text) +
+                               " has control characters in its name; ignored");
           continue;
         }
         parts[pkey.text] = part(value, shown(q) + "." + shown(pkey.text));
@@ -198,7 +196,7 @@ class SubmissionReader {
   PartAnswer part(const YamlNode& n, const std::string& name) {
     PartAnswer answer;
     if (n.is_map()) {
-      s_.notes.push_back(name + " is not a value or a list of values");
+      if (bad_values_.keep()) s_.notes.push_back(name + " is not a value or a list of values");
       answer.rows = {{cell(YamlNode(), name, 1, 1)}};
       return answer;
     }
@@ -233,14 +231,21 @@ class SubmissionReader {
     if (++cells_ > limits_.max_cells)
       throw Unreadable{0, 0, "more than " + std::to_string(limits_.max_cells) + " answer cells"};
     if (auto text = value_text(n)) return *text;
-    s_.notes.push_back(name + " row " + std::to_string(row) + " cell " + std::to_string(col) +
-                       " is not a value");
+    if (bad_values_.keep())
+      s_.notes.push_back(name + " row " + std::to_string(row) + " cell " + std::to_string(col) +
+                         " is not a value");
     return {};
   }
 
   Submission& s_;
   const ReadLimits& limits_;
   std::size_t cells_ = 0;
+  // Notes of one kind beyond the first ten are counted, not written: a file
+  // of junk gives notes proportional to a person's reading, not to the file.
+  RepeatedNotes unknown_keys_{"more unknown keys ignored"};
+  RepeatedNotes bad_questions_{"more questions ignored"};
+  RepeatedNotes bad_parts_{"more parts ignored"};
+  RepeatedNotes bad_values_{"more cells that are not a value"};
 };
 
 // ---- JSON to a YamlNode tree ----

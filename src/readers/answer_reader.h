@@ -44,12 +44,16 @@ struct ReadLimits {
 // id → part name → value, where a value is one cell (a scalar or null), one
 // row (a list of scalars) or rows (a list of lists). Nulls become "". Part
 // names are not checked here; the grader reports unknown ones.
-// The student id and rubric name are trimmed; one holding control bytes (a
-// line break, ESC, NUL) is ignored with a note ("student 'a\nb' contains
-// control characters; ignored"), and so is a question or part whose name
-// holds them: such text never reaches a report, a file name or a terminal.
-// JSON numbers beyond double's range (1e309) are kept as text, so that cell
-// alone is unreadable. Every note is one line: quoted text is escaped and cut.
+// The student id and rubric name are trimmed; one holding a control
+// character (has_control in base/text.h: a line break, ESC, NUL, a C1 control,
+// a bidirectional control such as U+202E) is ignored with a note ("student
+// 'a\nb' contains control characters; ignored"), and so is a question or part
+// whose name holds one: such text never reaches a report, a file name or a
+// terminal. JSON numbers beyond double's range (1e309) are kept as text, so
+// that cell alone is unreadable. Every note is one line: quoted text is
+// escaped and cut. Notes of one kind (unknown keys; questions, parts, cells
+// ignored) are written for the first ten only, then summed up in one note
+// ("and 9,990 more unknown keys ignored").
 //
 // Unreadable, with these exact reasons (line/column prefixes where known):
 //   "binary file (contains NUL bytes)"

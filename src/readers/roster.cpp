@@ -12,6 +12,13 @@
 
 namespace attnmark {
 std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file) {
+  // Ids become JSON, file names and text on sheets: the bytes are checked
+  // before any of them is read, as answer files are.
+  if (std::string problem = encoding_problem(text, "roster"); !problem.empty()) {
+    const std::size_t bad = first_invalid_utf8(text);
+    const bool utf8_problem = problem.starts_with("not UTF-8");
+    throw Error(file, utf8_problem && bad != std::string_view::npos ? line_of(text, bad) : 0, 0, std::move(problem));
+  }
   CsvReader reader(text, file);
   CsvRecord record;
   if (!reader.next(record)) throw Error(file, 0, 0, "the roster is empty; expected a header with a 'student' column");
@@ -24,7 +31,7 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
   }
   if (!student_column) {
     std::string columns;
-    for (const std::string& f : record.fields) columns += (columns.empty() ? "'" : ", '") + f + "'";
+    for (const std::string& f : record.fields) columns += (columns.empty() ? "" : ", ") + quoted_printable(f);
     throw Error(file, header_line, 0,
                 fmt::format("expected a 'student' column in the header (and optionally 'name'); got {}",
                             columns.empty() ? "no columns" : columns));
@@ -40,9 +47,13 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
     if (*student_column < record.fields.size()) e.student = trim(record.fields[*student_column]);
     if (name_column && *name_column < record.fields.size()) e.name = trim(record.fields[*name_column]);
     if (e.student.empty()) throw Error(file, e.line, 0, "this row has no student id");
+    if (const std::string problem = student_id_problem(e.student); !problem.empty())
+      throw Error(file, e.line, 0, fmt::format("student id {} {}; remove it from the roster",
+                                               quoted_printable(e.student), problem));
     const auto [it, fresh] = first_line.emplace(e.student, e.line);
     if (!fresh)
-      throw Error(file, e.line, 0, fmt::format("student '{}' is listed twice (first on line {})", e.student, it->second));
+      throw Error(file, e.line, 0,
+                  fmt::format("student {} is listed twice (first on line {})", quoted_printable(e.student), it->second));
     students.push_back(std::move(e));
   }
   if (students.empty()) throw Error(file, header_line, 0, "the roster lists no students");

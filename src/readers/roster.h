@@ -20,9 +20,14 @@ struct RosterEntry {
   int line = 0;         // 1-based line in the roster, for messages
 };
 
-// Reads a roster. Throws Error(file, line, column, ...) for malformed CSV, a
-// header without a student column, a row without a student id, a student
-// listed twice, or a roster with no students.
+// Reads a roster. Throws Error(file, line, column, ...) for bytes that are not
+// UTF-8 text ("not UTF-8 text (byte 0xE9 at line 2); save the roster as
+// UTF-8", and the UTF-16, UTF-32 and binary messages of encoding_problem),
+// malformed CSV, a header without a student column, a row without a student
+// id, an id holding a control character (is_control: C0, DEL, C1,
+// bidirectional controls; "student id 'a\u202Eb' contains a control character
+// (U+202E); remove it from the roster"), a student listed twice, or a roster
+// with no students. Text quoted in a message is escaped (quoted_printable).
 std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file);
 
 }  // namespace attnmark

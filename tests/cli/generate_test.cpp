@@ -175,3 +175,45 @@ TEST_CASE("key --roster --format jsonl: one compact key per line, the same for a
   REQUIRE(file.status == 0);
   CHECK(read_file((dir / "keys.jsonl").string(), 1 << 24) == one.out);
 }
+
+TEST_CASE("a roster or --student that is not UTF-8, or holds a control character, is an error: exit 2, nothing left behind") {
+  const fs::path dir = scratch() / "roster-latin1";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string roster = (dir / "roster.csv").string();
+  write_file(roster, "student,name\ns001,Jos\xE9\n");
+  const std::string message = fmt::format("attnmark: {}:2: not UTF-8 text (byte 0xE9 at line 2); save the roster as UTF-8\n", roster);
+  for (const std::string& args : {fmt::format("key rubrics/lesson.yaml --roster '{}' --format jsonl", roster),
+                                  fmt::format("generate rubrics/lesson.yaml --roster '{}' --format json -o '{}'", roster,
+                                              (dir / "out").string()),
+                                  fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", roster,
+                                              (dir / "out").string())}) {
+    INFO(args);
+    const Run r = run_cli(args);
+    CHECK(r.status == 2);
+    CHECK(r.err == message);
+    CHECK(r.out.empty());
+  }
+  CHECK(listing(dir) == std::vector<std::string>{"roster.csv 23"});
+  write_file(roster, "student\nevil\xE2\x80\xAEtxt\n");
+  const Run bidi = run_cli(fmt::format("template rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "out").string()));
+  CHECK(bidi.status == 2);
+  CHECK(bidi.err == fmt::format("attnmark: {}:2: student id 'evil\\u202Etxt' contains a control character (U+202E); "
+                                "remove it from the roster\n", roster));
+  const Run latin1 = run_cli("generate rubrics/lesson.yaml --student \"$(printf '\\351')\" --format json");
+  CHECK(latin1.status == 2);
+  CHECK(latin1.err == "attnmark: --student: '\\xE9' is not UTF-8 text (byte 0xE9)\n");
+  const Run c1 = run_cli("key rubrics/lesson.yaml --student \"$(printf 'x\\302\\205')\" --format json");
+  CHECK(c1.status == 2);
+  CHECK(c1.err == "attnmark: --student: 'x\\u0085' contains a control character (U+0085)\n");
+  const Run esc = run_cli("template rubrics/lesson.yaml --student \"$(printf '\\033[2J')\"");
+  CHECK(esc.status == 2);
+  CHECK(esc.err == "attnmark: --student: '\\x1B[2J' contains a control character (U+001B)\n");
+}
+
+TEST_CASE("the id of --student is trimmed as answer files' ids are, so the template reads back as the same student") {
+  const Run spaced = run_cli("template rubrics/lesson.yaml --student ' s001 '");
+  const Run plain = run_cli("template rubrics/lesson.yaml --student s001");
+  REQUIRE(plain.status == 0);
+  CHECK(spaced.out == plain.out);
+}

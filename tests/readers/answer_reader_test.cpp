@@ -546,3 +546,47 @@ TEST_CASE("messages a student can act on: a tab in the indentation, and a part i
   CHECK(shallow.notes == std::vector<std::string>{
                              "line 5: 'scores' is a part, not a question; indent it under its question (q1:, q2:, ...); ignored"});
 }
+
+TEST_CASE("notes of one kind are ten and a count, however many the file holds") {
+  std::string text = "student: s001\n";
+  for (int i = 0; i < 5000; ++i) text += "k" + std::to_string(i) + ": 1\n";
+  text += "answers:\n  q1:\n    weights: [";
+  for (int i = 0; i < 30; ++i) text += i ? ", {a: 1}" : "{a: 1}";
+  text += "]\n";
+  for (int i = 0; i < 12; ++i) text += "  scores" + std::to_string(i) + ": 1\n";
+  const Submission s = read_answer_file(text, "junk.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(s.student == "s001");
+  REQUIRE(s.notes.size() == 33);
+  CHECK(s.notes[0] == "unknown key 'k0' ignored");
+  CHECK(s.notes[9] == "unknown key 'k9' ignored");
+  CHECK(s.notes[10] == "q1.weights row 1 cell 1 is not a value");
+  CHECK(s.notes[19] == "q1.weights row 1 cell 10 is not a value");
+  CHECK(s.notes[20] == "scores0: expected a map of parts (scores:, weights:, ...); got the value '1'; ignored");
+  CHECK(s.notes[30] == "and 4,990 more unknown keys ignored");
+  CHECK(s.notes[31] == "and 2 more questions ignored");
+  CHECK(s.notes[32] == "and 20 more cells that are not a value");
+}
+
+TEST_CASE("C1 and bidirectional controls in an id, rubric, question or part are ignored like C0") {
+  const Submission s = read_answer_file(
+      "student: \"a\\u202Eb\"\nrubric: \"r\\x85\"\nanswers:\n  \"q\\u2066\": {scores: 1}\n  q1: {\"s\\u200F\": 1}\n",
+      "a.yaml");
+  CHECK(s.unreadable == "");
+  CHECK(s.student == "");
+  CHECK(s.rubric == "");
+  CHECK(s.answers.count("q1") == 1);
+  CHECK(s.answers.at("q1").empty());
+  CHECK(s.notes == Notes{
+                       "student 'a\\u202Eb' contains control characters; ignored",
+                       "rubric 'r\\u0085' contains control characters; ignored",
+                       "question 'q\\u2066' has control characters in its name; ignored",
+                       "q1: part 's\\u200F' has control characters in its name; ignored",
+                   });
+  std::vector<Submission> rows;
+  read_sheet("student,q1.scores\n\"\xE2\x80\xAE" "x\",1\n", "class.csv", {},
+             [&](Submission&& row) { rows.push_back(std::move(row)); });
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].student == "");
+  CHECK(rows[0].notes == Notes{"student '\\u202Ex' contains control characters; ignored"});
+}

@@ -40,3 +40,34 @@ TEST_CASE("roster errors name the file and line") {
   CHECK_THROWS_WITH(read_roster("", "r.csv"), "r.csv: the roster is empty; expected a header with a 'student' column");
   CHECK_THROWS_WITH(read_roster("student\n\"s1\n", "r.csv"), Catch::Contains("r.csv:2:1: unterminated quoted field"));
 }
+
+TEST_CASE("a roster that is not UTF-8, or an id with a control character, is an error naming the line") {
+  CHECK_THROWS_WITH(read_roster("student,name\ns001,Jos\xE9\n", "r.csv"),
+                    "r.csv:2: not UTF-8 text (byte 0xE9 at line 2); save the roster as UTF-8");
+  CHECK_THROWS_WITH(read_roster("student\ns1\nJos\xE9\n", "r.csv"),
+                    "r.csv:3: not UTF-8 text (byte 0xE9 at line 3); save the roster as UTF-8");
+  CHECK_THROWS_WITH(read_roster("\xFF\xFEs\0t\0", "r.csv"), "r.csv: UTF-16 text; save the roster as UTF-8");
+  CHECK_THROWS_WITH(read_roster(std::string("student\ns\0\n", 11), "r.csv"),
+                    "r.csv: binary file (contains NUL bytes)");
+  CHECK_THROWS_WITH(read_roster("student\n\x1B[2J\x1B]0;owned\x07\n", "r.csv"),
+                    "r.csv:2: student id '\\x1B[2J\\x1B]0;owned\\x07' contains a control character (U+001B); "
+                    "remove it from the roster");
+  CHECK_THROWS_WITH(read_roster("student\n\"a\nb\"\n", "r.csv"),
+                    "r.csv:2: student id 'a\\nb' contains a control character (U+000A); remove it from the roster");
+  CHECK_THROWS_WITH(read_roster("student\nx\xC2\x85\n", "r.csv"),
+                    "r.csv:2: student id 'x\\u0085' contains a control character (U+0085); remove it from the roster");
+  CHECK_THROWS_WITH(read_roster("student\nevil\xE2\x80\xAEtxt\n", "r.csv"),
+                    "r.csv:2: student id 'evil\\u202Etxt' contains a control character (U+202E); "
+                    "remove it from the roster");
+  for (const char* bidi : {"\xD8\x9C", "\xE2\x80\x8E", "\xE2\x80\x8F", "\xE2\x80\xAA", "\xE2\x81\xA6", "\xE2\x81\xA9"})
+    CHECK_THROWS_WITH(read_roster(std::string("student\na") + bidi + "\n", "r.csv"),
+                      Catch::Contains("contains a control character"));
+  // What messages quote is escaped too.
+  CHECK_THROWS_WITH(read_roster("id\x1B[31m\ns1\n", "r.csv"),
+                    "r.csv:1: expected a 'student' column in the header (and optionally 'name'); got 'id\\x1B[31m'");
+  // Letters of any script, and punctuation, are fine: the writers escape them.
+  const std::vector<RosterEntry> r = read_roster("student\nJos\xC3\xA9\n<img src=x onerror=alert(1)>\n*a_b*|`c`\n", "r.csv");
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].student == "Jos\xC3\xA9");
+  CHECK(r[1].student == "<img src=x onerror=alert(1)>");
+}
