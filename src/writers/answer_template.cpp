@@ -3,6 +3,11 @@
 
 #include "writers/answer_template.h"
 
+#include <cstdint>
+#include <string_view>
+
+#include "base/text.h"
+
 namespace attnmark {
 namespace {
 
@@ -12,12 +17,37 @@ std::string blank_row(std::size_t n) {
   return out + "]";
 }
 
-// A YAML double-quoted scalar, so ids and words are never read as numbers.
-std::string quoted(const std::string& text) {
+// A YAML double-quoted scalar that reads back as exactly `text`: never a
+// number, boolean, comment, list or map ("123", "yes", "#x", "a: b",
+// "[x]"), and never folded. Quotes and backslashes are escaped, and so is
+// every character a double-quoted scalar may not hold as it is or would
+// fold (controls, line and paragraph separators, bidirectional controls,
+// U+FEFF, U+FFFE, U+FFFF), as \uHHHH. A byte that is not UTF-8 becomes
+// \xHH (U+00HH): only a teacher's own rubric can hold one, as student ids
+// are checked.
+std::string quoted(std::string_view text) {
+  constexpr char hex[] = "0123456789ABCDEF";
   std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t code_point = 0;
+    const std::size_t n = decode_utf8(text, i, code_point);
+    if (n == 0) {
+      const unsigned char c = static_cast<unsigned char>(text[i++]);
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      continue;
+    }
+    if (code_point == '"' || code_point == '\\') {
+      out += '\\';
+      out += static_cast<char>(code_point);
+    } else if (is_control(code_point) || code_point == 0xFEFF || code_point == 0xFFFE || code_point == 0xFFFF) {
+      out += "\\u";
+      for (int k = 0; k < 4; ++k) out += hex[(code_point >> (12 - 4 * k)) & 15];
+    } else {
+      out.append(text.substr(i, n));
+    }
+    i += n;
   }
   return out + "\"";
 }

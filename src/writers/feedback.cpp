@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <vector>
 
+#include "base/text.h"
 #include "lesson/diagnosis.h"
 #include "lesson/numbers.h"
 #include "writers/html_page.h"
@@ -13,12 +14,28 @@
 namespace attnmark {
 namespace {
 
-// A JSON string: quotes, backslashes and control characters escaped.
+// A JSON string, always well-formed UTF-8: quotes, backslashes and control
+// characters escaped, and each byte that is not part of a UTF-8 character
+// written as the text \xHH (as printable shows it), since JSON has no way
+// to hold the byte itself.
 void json_string(std::string& out, std::string_view text) {
   out += '"';
   std::size_t plain = 0;  // start of the run of characters copied as they are
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      std::uint32_t code_point = 0;
+      if (const std::size_t n = decode_utf8(text, i, code_point); n > 0) {
+        i += n - 1;
+        continue;
+      }
+      out.append(text.data() + plain, i - plain);
+      plain = i + 1;
+      out += "\\\\x";  // a JSON backslash, then xHH
+      out += "0123456789ABCDEF"[c >> 4];
+      out += "0123456789ABCDEF"[c & 15];
+      continue;
+    }
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(text.data() + plain, i - plain);
     plain = i + 1;
@@ -93,7 +110,7 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
   out += ",\"status\":";
   json_plain(out, status_name(g.status));
   out += ",\"reason\":";
-  json_string(out, g.reason);
+  json_string(out, bounded_reason(g.reason, max_reason_bytes));
   auto number = [&](const char* key, double x) {
     out += key;
     append_exact(out, x);
@@ -102,7 +119,7 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
     number(",\"score\":", g.marked->score);
     number(",\"max_score\":", g.marked->max_score);
     out += ",\"notes\":";
-    json_strings(out, g.marked->notes);
+    json_strings(out, shown_notes(g.marked->notes));
   } else {
     out += ",\"score\":null,\"max_score\":null";
   }
@@ -159,7 +176,7 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, b
   std::string out = fmt::format("# Feedback: {}\n\n", markdown_text(display_title(rubric)));
   out += fmt::format("Student: {} · Variant: {} · Status: {}\n\n", markdown_text(g.student.empty() ? "(none)" : g.student),
                      g.variant.empty() ? "(unknown)" : g.variant, status_name(g.status));
-  if (!g.reason.empty()) out += fmt::format("{}\n\n", markdown_text(g.reason));
+  if (!g.reason.empty()) out += fmt::format("{}\n\n", markdown_text(bounded_reason(g.reason, max_reason_bytes)));
   if (!g.marked) return out;
   out += fmt::format("**Score: {} / {}**\n\n", score_text(g.marked->score), score_text(g.marked->max_score));
   out += verdict_legend(LegendStyle::explained) + "\n\n";
@@ -203,7 +220,7 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, b
       if (!p.hints.empty()) out += "\n";
     }
   }
-  for (const std::string& n : g.marked->notes) out += "- Note: " + markdown_text(n) + "\n";
+  for (const std::string& n : shown_notes(g.marked->notes)) out += "- Note: " + markdown_text(n) + "\n";
   return out;
 }
 
@@ -215,7 +232,7 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
   out += fmt::format("<p><b>Student:</b> {} · <b>Variant:</b> {} · <b>Status:</b> <span{}>{}</span></p>\n",
                      html_escape(g.student.empty() ? "(none)" : g.student), html_escape(g.variant.empty() ? "(unknown)" : g.variant),
                      status_class(g.status), status_name(g.status));
-  if (!g.reason.empty()) out += "<p>" + html_escape(g.reason) + "</p>\n";
+  if (!g.reason.empty()) out += "<p>" + html_escape(bounded_reason(g.reason, max_reason_bytes)) + "</p>\n";
   if (g.marked)
     out += fmt::format("<p class=\"score-big\">Score: {} / {}</p>\n", score_text(g.marked->score),
                        score_text(g.marked->max_score));
@@ -299,16 +316,19 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
   }
   if (!g.marked->notes.empty()) {
     out += "<h2>Notes</h2>\n<ul>\n";
-    for (const std::string& n : g.marked->notes) out += "<li>" + html_escape(n) + "</li>\n";
+    for (const std::string& n : shown_notes(g.marked->notes)) out += "<li>" + html_escape(n) + "</li>\n";
     out += "</ul>\n";
   }
   return html_page("Feedback: " + title, style, report_css(), out + "</main>\n");
 }
 
 std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
-  std::string out = fmt::format("attnmark check: {} · student {} · variant {}\n",
-                                rubric.name, g.student.empty() ? "(none)" : g.student, g.variant);
-  if (!g.reason.empty()) out += g.reason + "\n";
+  // Everything from the answer file is shown through printable: a cell
+  // holding CR, VT, FF or ESC must not move the terminal's cursor.
+  constexpr std::size_t wide = 1000;
+  std::string out = fmt::format("attnmark check: {} · student {} · variant {}\n", printable(rubric.name, wide),
+                                g.student.empty() ? "(none)" : printable(g.student, wide), printable(g.variant, wide));
+  if (!g.reason.empty()) out += bounded_reason(g.reason, max_reason_bytes) + "\n";
   if (!g.marked) return out;
   out += verdict_legend(LegendStyle::terse) + "\n\n";
   for (const QuestionResult& q : g.marked->questions) {
@@ -327,18 +347,18 @@ std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool re
       if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
         // A matrix as the lesson's table: a line per row, named by its token.
         std::string columns;
-        for (const std::string& c : grid.columns) columns += (columns.empty() ? "" : ", ") + c;
+        for (const std::string& c : grid.columns) columns += (columns.empty() ? "" : ", ") + printable(c, wide);
         out += fmt::format("  {:<14}{:>9}   {}: {}\n", part_label(p.part), score, grid.corner, columns);
         for (std::size_t r = 0; r < grid.rows.size(); ++r)
-          out += fmt::format("      {}: {}\n", grid.rows[r],
+          out += fmt::format("      {}: {}\n", printable(grid.rows[r], wide),
                              marks(r * grid.columns.size(), (r + 1) * grid.columns.size()));
       } else {
         out += fmt::format("  {:<14}{:>9}   {}\n", part_label(p.part), score, marks(0, p.cells.size()));
       }
-      for (const std::string& h : p.hints) out += "      hint: " + h + "\n";
+      for (const std::string& h : p.hints) out += "      hint: " + printable(h, wide) + "\n";
     }
   }
-  for (const std::string& n : g.marked->notes) out += "note: " + n + "\n";
+  for (const std::string& n : shown_notes(g.marked->notes)) out += "note: " + printable(n, wide) + "\n";
   out += fmt::format("\nTotal: {} / {}\n", score_text(g.marked->score), score_text(g.marked->max_score));
   return out;
 }

@@ -1,5 +1,6 @@
 #include "writers/gradebook.h"
 
+#include "base/text.h"
 #include "writers/csv_writer.h"
 #include "writers/report_words.h"
 
@@ -30,9 +31,9 @@ void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSu
     if (g.marked) out += score_text(g.marked->questions[i].score);
   }
   out += ',';
-  out += csv_text_field(g.source);
+  out += csv_text_field(printable(g.source, std::string::npos));
   out += ',';
-  out += csv_text_field(g.reason);
+  out += csv_text_field(bounded_reason(g.reason, max_reason_cell_bytes));
   out += "\r\n";
 }
 }  // namespace attnmark

@@ -17,7 +17,11 @@ namespace attnmark {
 // question, source, reason.
 std::string gradebook_header(const Rubric& rubric);
 
-// One submission's line (CRLF-terminated), appended to out.
+// One submission's line (CRLF-terminated), appended to out. The source and
+// reason are one printable line each (printable: control characters and
+// bytes that are not UTF-8 escaped), and the reason is cut to
+// max_reason_cell_bytes ("… (and N more notes)"), well inside a
+// spreadsheet's 32,767-character cell.
 // REQUIRES: graded was judged against `rubric`.
 void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
 

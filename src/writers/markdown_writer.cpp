@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
+
 #include "lesson/variant.h"
 
 namespace attnmark {
@@ -56,10 +58,13 @@ std::string markdown_blocks(const std::vector<SheetBlock>& blocks) {
 }  // namespace
 
 std::string markdown_text(std::string_view text) {
+  std::string flat(text);
+  for (char& c : flat)
+    if (c == '\n' || c == '\r') c = ' ';
   std::string out;
-  for (char c : text) {
-    if (std::string_view("\\`*_[]<>|~&").find(c) != std::string_view::npos) out += '\\';
-    out += c == '\n' || c == '\r' ? ' ' : c;
+  for (char c : printable(flat, std::string::npos)) {
+    if (std::string_view("\\`*_[]<>|~&#").find(c) != std::string_view::npos) out += '\\';
+    out += c;
   }
   return out;
 }
@@ -67,7 +72,7 @@ std::string markdown_text(std::string_view text) {
 std::string render_markdown(const SheetDocument& doc) {
   std::string out = fmt::format("# {}: {}\n\n", doc.title, doc.sheet == Sheet::key ? "answer key" : "worksheet");
   out += fmt::format("Student: {} · Variant: {} · Seed: {} · Rubric: {} · {}\n\n",
-                     doc.student.empty() ? "(none)" : doc.student, doc.variant, doc.seed, doc.rubric, generator_version);
+                     doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant, doc.seed, doc.rubric, generator_version);
   if (doc.sheet == Sheet::worksheet)
     out += "Give each answer to the decimal places asked. Fill in the blank cells, or the answer file "
            "from `attnmark template`.\n\n";

@@ -16,8 +16,10 @@
 
 namespace attnmark {
 
-// Text from a student or a file, made safe in Markdown: nothing in it can
-// become markup (\ ` * _ [ ] < > | ~ & are escaped) and line breaks become spaces.
+// Text from a student or a file, made safe in Markdown: line breaks become
+// spaces, other control characters and bytes that are not UTF-8 are escaped
+// as printable (base/text.h) shows them, and nothing can become markup
+// (\ ` * _ [ ] < > | ~ & # are escaped).
 //   markdown_text("a*b|c") == "a\\*b\\|c"
 std::string markdown_text(std::string_view text);
 

@@ -1,5 +1,6 @@
 #include "writers/report_words.h"
 
+#include "base/text.h"
 #include "lesson/numbers.h"
 
 namespace attnmark {
@@ -36,6 +37,32 @@ std::string verdict_legend(LegendStyle style) {
     out += style == LegendStyle::explained ? look.explained : look.terse;
   }
   return out;
+}
+
+std::string bounded_reason(std::string_view reason, std::size_t max_bytes) {
+  std::string text = printable(reason, std::string::npos);
+  if (text.size() <= max_bytes) return text;
+  constexpr std::string_view separator = "; ";
+  // The tail is at most " … (and 18,446,744,073,709,551,615 more notes)".
+  constexpr std::size_t tail_room = 60;
+  const std::size_t room = max_bytes > tail_room ? max_bytes - tail_room : 0;
+  std::size_t cut = text.rfind(separator, room);
+  if (cut == std::string::npos || cut < room / 2) {
+    cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  }
+  std::size_t more = 1;
+  for (std::size_t at = text.find(separator, cut + 1); at != std::string::npos; at = text.find(separator, at + 1)) ++more;
+  text.resize(cut);
+  text += " … (and " + grouped(more) + (more == 1 ? " more note)" : " more notes)");
+  return text;
+}
+
+std::vector<std::string> shown_notes(const std::vector<std::string>& notes) {
+  if (notes.size() <= max_notes_shown) return notes;
+  std::vector<std::string> shown(notes.begin(), notes.begin() + max_notes_shown);
+  shown.push_back("and " + grouped(notes.size() - max_notes_shown) + " more notes");
+  return shown;
 }
 
 std::string score_text(double score) {

@@ -6,7 +6,10 @@
 //   score_text(4.333333) == "4.33";  score_text(5) == "5"
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "lesson/graded_submission.h"
 #include "lesson/grader.h"
@@ -31,6 +34,23 @@ std::string verdict_legend(LegendStyle style);
 
 // A score for people: at most 2 decimals, no trailing zeros ("4.33", "5").
 std::string score_text(double score);
+
+// How much of a submission's notes a report holds, so reports stay
+// proportional to the class, not to the junk a file holds. A spreadsheet
+// cell holds at most 32,767 characters.
+constexpr std::size_t max_reason_cell_bytes = 4000;  // the gradebook's reason cell
+constexpr std::size_t max_reason_bytes = 16000;      // a feedback file's reason
+constexpr std::size_t max_notes_shown = 100;         // a feedback file's list of notes
+
+// A reason (notes joined by "; ") made one printable line (printable) and
+// cut to at most max_bytes: at the end of a note when one ends in the second
+// half, else at a character, then " … (and N more notes)". N counts the
+// "; " after the cut, so a note that itself holds "; " counts twice.
+std::string bounded_reason(std::string_view reason, std::size_t max_bytes);
+
+// The notes a feedback file lists: the first max_notes_shown of `notes`,
+// then "and N more notes" when there are more.
+std::vector<std::string> shown_notes(const std::vector<std::string>& notes);
 
 // The class attribute that colours a status in HTML reports: nothing for
 // graded, ` class="bad"` for what could not be marked at all, else ` class="warn"`.

@@ -128,3 +128,18 @@ TEST_CASE("check and mark give the same verdicts, case by case") {
       }
   }
 }
+
+TEST_CASE("check never sends CR, VT, FF or an escape sequence from an answer file to the terminal") {
+  const auto path = scratch() / "s001-controls.yaml";
+  std::string text = lesson_answers("[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.88, 2.12]");
+  const std::string blank = "    most_attended: ~  # a token's word\n";
+  REQUIRE(text.find(blank) != std::string::npos);
+  text.replace(text.find(blank), blank.size(), "    most_attended: \"\\rcat\\v\\f\\e[2J\"\n");
+  text += "  \"q\\r9\": {scores: 1}\n";
+  attnmark::write_file(path.string(), text);
+  const Run r = run_cli("check rubrics/lesson.yaml --answers '" + path.string() + "'");
+  CHECK(r.status == 1);
+  CHECK(r.out.find_first_of("\r\v\f\x1B") == std::string::npos);
+  CHECK(r.out.find("\\rcat\\x0B\\x0C\\x1B[2J") != std::string::npos);
+  CHECK(r.out.find("question 'q\\r9' has control characters in its name; ignored") != std::string::npos);
+}

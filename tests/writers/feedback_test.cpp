@@ -5,9 +5,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "base/text.h"
 #include "lesson/diagnosis.h"
 #include "writers/feedback.h"
 #include "writers/html_page.h"
+#include "writers/report_words.h"
 
 using namespace attnmark;
 
@@ -37,4 +41,62 @@ TEST_CASE("feedback.html: answers beside verdicts, and reference answers only wh
   const std::string broken = feedback_html(rubric, rows[2], true, {});
   CHECK(count(broken, "could not read &lt;this&gt;") == 1);
   CHECK(count(broken, "<table") == 0);
+}
+
+TEST_CASE("feedback JSON is valid UTF-8 whatever the file name: a byte that is not UTF-8 is written as \\xHH") {
+  const Rubric rubric = shipped("lesson");
+  GradedSubmission g = lesson_class(rubric)[0];
+  g.source = "answers/Jos\xE9\x1B.yaml";
+  std::string line;
+  append_feedback_json(line, g);
+  CHECK(first_invalid_utf8(line) == std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(line);
+  CHECK(j["source"] == "answers/Jos\\xE9\x1B.yaml");
+}
+
+TEST_CASE("feedback lists at most a hundred notes and a bounded reason, in every format") {
+  const Rubric rubric = shipped("lesson");
+  GradedSubmission g = lesson_class(rubric)[0];
+  for (int i = 0; i < 20000; ++i) {
+    g.marked->notes.push_back("answers for 'q" + std::to_string(1000 + i) + "', which this rubric does not have, were not marked");
+    g.reason += (i ? "; " : "") + g.marked->notes.back();
+  }
+  std::string json;
+  append_feedback_json(json, g);
+  const nlohmann::json j = nlohmann::json::parse(json);
+  REQUIRE(j["notes"].size() == max_notes_shown + 1);
+  CHECK(j["notes"].back() == "and 19,900 more notes");
+  CHECK(j["reason"].get<std::string>().size() <= max_reason_bytes);
+  const std::string md = feedback_markdown(rubric, g, false);
+  const std::string html = feedback_html(rubric, g, false, {});
+  const std::string check = check_table(rubric, g, false);
+  for (const std::string* text : std::vector<const std::string*>{&json, &md, &html, &check}) {
+    CHECK(text->size() < 60000);
+    CHECK(count(*text, "q1099") >= 1);  // the hundredth note
+    CHECK(count(*text, "and 19,900 more notes") == 1);
+  }
+}
+
+TEST_CASE("check shows what a student wrote without CR, VT, FF or escape sequences reaching the terminal") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s\xC2\x9B" "1");
+  Submission s;
+  s.student = "s1";
+  s.answers["q3"]["most_attended"].rows = {{"\rcat\v\f\x1B[2J"}};
+  s.answers["q1"]["scores"].rows = {{"1\r", "x\x0B", "\x0C"}};
+  GradedSubmission g;
+  g.student = v.student;
+  g.variant = v.id_text();
+  g.status = SubmissionStatus::graded;
+  g.marked = grade(v, s);
+  g.marked->notes.push_back("answers for 'q\r9' were not marked");
+  g.reason = "a\x1B[31m";
+  const std::string out = check_table(rubric, g, true);
+  CHECK(out.find_first_of("\r\v\f\x1B") == std::string::npos);
+  CHECK(count(out, "student s\\u009B1") == 1);
+  CHECK(count(out, "a\\x1B[31m") == 1);
+  CHECK(count(out, "note: answers for 'q\\r9' were not marked") == 1);
+  CHECK(count(out, "\\x1B[2J") >= 1);
+  for (std::size_t at = out.find('\n'); at != std::string::npos; at = out.find('\n', at + 1))
+    CHECK((at == 0 || out[at - 1] != '\r'));
 }

@@ -54,3 +54,14 @@ TEST_CASE("a class pack starts each student on a new page with their own footer"
   CHECK(count(html, sheet_article(sheets[1].doc, "b")) == 1);
   CHECK(count(sheet_html(sheets[1].doc, "b", {}), sheet_article(sheets[1].doc, "b")) == 1);
 }
+
+TEST_CASE("an HTML sheet shows a roster's markup-like id as text, wherever the id is shown") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "<img src=x onerror=alert(1)>&\"'");
+  for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
+    const std::string html = sheet_html(sheet_document(rubric, v, sheet), "</span><b>", {});
+    CHECK(count(html, "<img") == 0);
+    CHECK(count(html, "<b>") == 0);
+    CHECK(count(html, "&lt;img src=x onerror=alert(1)&gt;&amp;") == 3);  // the title, the id box, the footer
+  }
+}

@@ -16,3 +16,12 @@ TEST_CASE("latex_escape makes any text safe for pdflatex") {
   CHECK(latex_escape("--`a'<b>|") == "-{}-{}{`}a{'}\\textless{}b\\textgreater{}\\textbar{}");
   CHECK(latex_escape("\xff") == "?");
 }
+
+TEST_CASE("a LaTeX sheet shows a roster's id escaped, wherever the id is shown") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "\\input{/etc/passwd}$_%#");
+  const std::string tex = sheet_latex({{sheet_document(rubric, v, Sheet::worksheet), "a}b"}}, TextSize::normal);
+  CHECK(count(tex, "\\input{/etc") == 0);
+  CHECK(count(tex, "\\textbackslash{}\\allowbreak{}i\\allowbreak{}n") == 2);  // the footer and the id box
+  CHECK(count(tex, "a\\allowbreak{}\\}\\allowbreak{}b") == 1);
+}

@@ -1,0 +1,27 @@
+// Worksheets and keys in Markdown (writers/markdown_writer.h): text from a
+// roster or a student never becomes markup.
+#include "support/test_support.h"
+
+#include <string>
+
+#include "writers/markdown_writer.h"
+
+using namespace attnmark;
+
+TEST_CASE("markdown_text escapes markup, control characters and bytes that are not UTF-8") {
+  CHECK(markdown_text("a*b|c") == "a\\*b\\|c");
+  CHECK(markdown_text("<img src=x onerror=alert(1)>") == "\\<img src=x onerror=alert(1)\\>");
+  CHECK(markdown_text("# h\n## i") == "\\# h \\#\\# i");
+  CHECK(markdown_text("`x` _y_ [z](u) ~w~ &amp;") == "\\`x\\` \\_y\\_ \\[z\\](u) \\~w\\~ \\&amp;");
+  CHECK(markdown_text("a\x1B[31m\xE2\x80\xAE\xE9") == "a\\\\x1B\\[31m\\\\u202E\\\\xE9");
+  CHECK(markdown_text("Jos\xC3\xA9") == "Jos\xC3\xA9");
+}
+
+TEST_CASE("a worksheet and key in Markdown show a roster's id escaped") {
+  const Rubric rubric = shipped("lesson");
+  for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
+    const std::string md = render_markdown(rubric, make_variant(rubric, 2026, "<img src=x onerror=alert(1)>*_|`"), sheet);
+    CHECK(count(md, "<img") == count(md, "\\<img"));
+    CHECK(count(md, "Student: \\<img src=x onerror=alert(1)\\>\\*\\_\\|\\` · Variant: ") == 1);
+  }
+}
