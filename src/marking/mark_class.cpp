@@ -320,8 +320,9 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
   // --out as a clean path: "out/" and "out" are one folder, and its temporary lies beside it.
   MarkSettings cleaned = settings;
   while (cleaned.out_dir.size() > 1 && cleaned.out_dir.back() == '/') cleaned.out_dir.pop_back();
+  InputList list = input_files(inputs, cleaned.out_dir);  // first: an input inside --out is the clearer error
   const bool replace = check_out_folder(cleaned);
-  Inputs in = read_inputs(input_files(inputs, cleaned.out_dir), cleaned.jobs);
+  Inputs in = read_inputs(std::move(list), cleaned.jobs);
   report_notices(in.notices, err);
   ReportWriter writer(rubric, cleaned,
                       cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace);

@@ -4,7 +4,12 @@
 
 #include <filesystem>
 #include <string>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <vector>
 
 #include "base/files.h"
@@ -35,8 +40,112 @@ TEST_CASE("write_file never writes through a link planted at its temporary name,
   CHECK(read_file((dir / "gradebook.csv").string(), 100) == "new\n");
   CHECK(listing(dir) == std::vector<std::string>{"gradebook.csv 4"});
   // A link where a writer might put its temporary is left alone.
-  fs::create_symlink("/etc/passwd", dir / "gradebook.csv.tmp-attnmark");
+  fs::create_symlink("/etc/passwd", dir / ".attnmark-0000000000000000.tmp");
   write_file((dir / "gradebook.csv").string(), "newer\n");
   CHECK(read_file((dir / "gradebook.csv").string(), 100) == "newer\n");
-  CHECK(fs::is_symlink(dir / "gradebook.csv.tmp-attnmark"));
+  CHECK(fs::is_symlink(dir / ".attnmark-0000000000000000.tmp"));
+}
+
+TEST_CASE("a file name of 255 bytes, the most a disk allows, is written: the temporary's name does not grow with it") {
+  const fs::path dir = scratch() / "long_name";
+  fs::remove_all(dir);
+  const std::string name = std::string(252, 'w') + ".md";
+  write_file((dir / name).string(), "worksheet\n");
+  CHECK(listing(dir) == std::vector<std::string>{name + " 10"});
+  NewFolder folder((dir / (std::string(255, 'f'))).string());
+  folder.write(name, "x");
+  folder.commit();
+  CHECK(read_file((dir / std::string(255, 'f') / name).string(), 10) == "x");
+}
+
+TEST_CASE("temporaries of a run that died are removed, and a live run's are kept") {
+  const fs::path dir = scratch() / "stale";
+  fs::remove_all(dir);
+  // What a run killed by SIGKILL leaves: a temporary folder and file no one holds.
+  fs::create_directories(dir / ".attnmark-0123456789abcdef.tmp/feedback");
+  write_file((dir / ".attnmark-0123456789abcdef.tmp/feedback/s1.md").string(), "x");
+  write_file((dir / "x/y").string(), "y");
+  fs::rename(dir / "x/y", dir / ".attnmark-fedcba9876543210.tmp");
+  // Not ours: kept.
+  write_file((dir / ".attnmark-notes.tmp").string(), "teacher's");
+  write_file((dir / "gradebook.csv.tmp-attnmark-7-0").string(), "older attnmark's");
+  NewFolder live((dir / "out").string());
+  NewFile live_file((dir / "gradebook.csv").string());
+  remove_stale_temporaries(dir.string());
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  CHECK(left.size() == 5);
+  CHECK(std::count(left.begin(), left.end(), ".attnmark-0123456789abcdef.tmp") == 0);
+  CHECK(std::count(left.begin(), left.end(), ".attnmark-fedcba9876543210.tmp") == 0);
+  CHECK(std::count(left.begin(), left.end(), ".attnmark-notes.tmp") == 1);
+  CHECK(std::count(left.begin(), left.end(), fs::path(live.temporary()).filename().string()) == 1);
+  live.commit();
+  live_file.commit();
+}
+
+TEST_CASE("NewFolder::commit swaps a folder out whole with replace, and never replaces one that appeared meanwhile") {
+  const fs::path dir = scratch() / "swap";
+  fs::remove_all(dir);
+  write_file((dir / "out/old.md").string(), "old");
+  {
+    NewFolder fresh((dir / "out").string());
+    fresh.write("new.md", "new");
+    fresh.commit(true);
+  }
+  CHECK(listing(dir) == std::vector<std::string>{"out", "out/new.md 3"});
+  NewFolder late((dir / "out").string());
+  late.write("late.md", "late");
+  CHECK_THROWS_WITH(late.commit(), (dir / "out").string() +
+                                       ": cannot rename into place (another run made it meanwhile?): File exists");
+  CHECK(listing(dir).size() == 4);  // out, out/new.md and the late one's temporary and file, removed when it goes
+}
+
+TEST_CASE("walk_folder lists files, links (not followed), pipes and folders it cannot read, however deep") {
+  const fs::path dir = scratch() / "walk";
+  fs::remove_all(dir);
+  write_file((dir / "in/a.yaml").string(), "a");
+  write_file((dir / "in/sub/b.yaml").string(), "b");
+  write_file((dir / "in/out/gradebook.csv").string(), "g");
+  fs::create_symlink("/etc/passwd", dir / "in/link.yaml");
+  fs::create_directory_symlink("/etc", dir / "in/etc");
+  REQUIRE(mkfifo((dir / "in/pipe.yaml").c_str(), 0600) == 0);
+  // 1,100 folders deep, with a file at the bottom, under a limit of 64 open
+  // files: the walk holds one folder open at a time.
+  fs::path deep = dir / "in";
+  int fd = ::open(deep.c_str(), O_RDONLY | O_DIRECTORY);
+  for (int i = 0; i < 1100; ++i) {
+    REQUIRE(::mkdirat(fd, "d", 0755) == 0);
+    const int next = ::openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = next;
+    deep /= "d";
+  }
+  const int file = ::openat(fd, "c.yaml", O_WRONLY | O_CREAT, 0644);
+  REQUIRE(file >= 0);
+  ::close(file);
+  ::close(fd);
+  rlimit before{};
+  REQUIRE(getrlimit(RLIMIT_NOFILE, &before) == 0);
+  rlimit low = before;
+  low.rlim_cur = 64;
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &low) == 0);
+  const FolderContents c = walk_folder((dir / "in").string(), {(dir / "in/out").string(), (dir / "nowhere").string()});
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &before) == 0);
+  const std::string in = (dir / "in").string();
+  CHECK(c.files == std::vector<std::string>{in + "/a.yaml", deep.string() + "/c.yaml", in + "/sub/b.yaml"});
+  CHECK(c.links == std::vector<std::string>{in + "/etc", in + "/link.yaml"});
+  CHECK(c.special == std::vector<std::string>{in + "/pipe.yaml"});
+  CHECK(c.skipped == std::vector<std::string>{in + "/out"});
+  CHECK(c.unreadable.empty());
+  CHECK_THROWS_WITH(walk_folder((dir / "missing").string(), {}),
+                    (dir / "missing").string() + ": cannot read folder: No such file or directory");
+  if (geteuid() != 0) {  // (root reads any folder)
+    fs::permissions(dir / "in/sub", fs::perms::none);
+    const FolderContents locked = walk_folder(in, {});
+    fs::permissions(dir / "in/sub", fs::perms::owner_all);
+    CHECK(locked.unreadable ==
+          std::vector<std::pair<std::string, std::string>>{{in + "/sub", "cannot read folder: Permission denied"}});
+  }
+  fs::remove_all(dir);
 }

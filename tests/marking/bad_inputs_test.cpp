@@ -18,6 +18,13 @@
 //              unknown    the unknown columns joined with " | "
 //              row N notes  the notes of the N-th row
 //              status     the gradebook statuses of the sheet's rows, joined with " | "
+//   folders/C  (a submissions folder, marked alone from fixtures/bad/folders/)
+//              exit       mark's exit status
+//              rows       each gradebook row as "source student status score", joined with " | "
+//              reasons    each row's reason, joined with " | " (empty ones too)
+//              notes      what mark said on standard error before its tally, joined with " | "
+//              feedback   the feedback files' names (the .json ones), joined with " | "
+//              leaks      the reports' files that quote bytes of README.md (a link's target), or "none"
 // ATTNMARK_UPDATE_BAD=1 rewrites the expected column from what attnmark does
 // now; read the diff of expected.tsv before committing it.
 // (Hostile inputs that need no corpus are tested beside what they attack:
@@ -154,7 +161,70 @@ std::string score_text(double x) {
 }
 
 // What attnmark makes of one file, as the check names it.
+// What one folder of fixtures/bad/folders/ came to, marked alone from there
+// (so sources read "links/s07.yaml").
+struct FolderRun {
+  int status = -1;
+  std::vector<std::vector<std::string>> gradebook;  // with its header
+  std::string err;
+  fs::path out;
+};
+
+const FolderRun& mark_folder(const std::string& name) {
+  static std::map<std::string, FolderRun> runs;
+  if (auto it = runs.find(name); it != runs.end()) return it->second;
+  FolderRun r;
+  r.out = scratch() / "folders" / name;
+  fs::remove_all(r.out);
+  const std::string command = "cd '" + (bad / "folders").string() + "' && '" + ATTNMARK_BINARY + "' mark '" +
+                              (root / "rubrics/lesson.yaml").string() + "' '" + name + "' --out '" + r.out.string() +
+                              "' >/dev/null 2>'" + (scratch() / "folder-stderr").string() + "' </dev/null";
+  const int raw = std::system(command.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.err = read_file((scratch() / "folder-stderr").string(), 1 << 20);
+  r.gradebook = parse_csv(read_file((r.out / "gradebook.csv").string(), 1 << 20));
+  return runs.emplace(name, std::move(r)).first->second;
+}
+
+std::string observe_folder(const std::string& name, const std::string& check) {
+  const FolderRun& r = mark_folder(name);
+  if (check == "exit") return std::to_string(r.status);
+  if (check == "notes") {
+    std::vector<std::string> lines;
+    for (const std::string& line : split(r.err, '\n'))
+      if (!line.empty() && !line.starts_with("attnmark: marked ") && !line.starts_with("attnmark: not complete")) lines.push_back(line);
+    return join(lines);
+  }
+  REQUIRE(!r.gradebook.empty());
+  const std::vector<std::string>& header = r.gradebook[0];
+  auto column = [&](const char* title) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), title) - header.begin());
+  };
+  std::vector<std::string> items;
+  if (check == "rows" || check == "reasons")
+    for (std::size_t i = 1; i < r.gradebook.size(); ++i) {
+      const auto& row = r.gradebook[i];
+      items.push_back(check == "reasons" ? row[column("reason")]
+                                         : row[column("source")] + " " + row[column("student")] + " " +
+                                               row[column("status")] + " " + row[column("score")]);
+    }
+  if (check == "feedback")
+    for (const auto& e : fs::recursive_directory_iterator(r.out / "feedback"))
+      if (e.path().extension() == ".json") items.push_back(fs::relative(e.path(), r.out / "feedback").string());
+  if (check == "leaks") {
+    const std::string secret = "# attnmark";  // README.md's first line, which links/s07.yaml points at
+    REQUIRE(read_file((root / "README.md").string(), 1 << 20).starts_with(secret));
+    for (const auto& e : fs::recursive_directory_iterator(r.out))
+      if (e.is_regular_file() && read_file(e.path().string(), 1 << 26).find(secret) != std::string::npos)
+        items.push_back(fs::relative(e.path(), r.out).string());
+    if (items.empty()) return "none";
+  }
+  std::sort(items.begin() + (check == "feedback" ? 0 : static_cast<std::ptrdiff_t>(items.size())), items.end());
+  return join(items);
+}
+
 std::string observe(const std::string& file, const std::string& check) {
+  if (file.rfind("folders/", 0) == 0) return observe_folder(file.substr(8), check);
   if (file.rfind("rubrics/", 0) == 0) {
     REQUIRE(check == "error");
     try {
@@ -197,7 +267,7 @@ std::string observe(const std::string& file, const std::string& check) {
 
 std::vector<std::string> corpus_files() {
   std::vector<std::string> out;
-  for (const char* dir : {"rubrics", "answers", "sheets"})
+  for (const char* dir : {"rubrics", "answers", "sheets", "folders"})
     for (const auto& e : fs::directory_iterator(bad / dir)) out.push_back(std::string(dir) + "/" + e.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;

@@ -6,6 +6,8 @@
 // reports appear whole or not at all.
 #include "support/test_support.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
@@ -449,4 +451,225 @@ TEST_CASE("a mark run killed part way leaves no half-written gradebook") {
     const auto records = parse_csv(read_file((out / "gradebook.csv").string(), 1 << 26));
     CHECK(records.size() == 20001);  // the header and every row
   }
+}
+
+namespace {
+
+// Runs a shell command line; its exit status.
+int shell(const std::string& command) {
+  const int raw = std::system(command.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+// A folder of `n` right answer files, one per student s0, s1, ...
+void write_class(const fs::path& dir, int n) {
+  fs::remove_all(dir);
+  // s001's file, its student changed and its variant left out (the lesson has the same numbers for all).
+  static const std::string answers = [] {
+    std::string text = lesson_answers("[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.88, 2.12]");
+    text.erase(text.find("variant: "), text.find('\n', text.find("variant: ")) + 1 - text.find("variant: "));
+    return text;
+  }();
+  for (int i = 0; i < n; ++i) {
+    std::string text = answers;
+    text.replace(text.find("student: \"s001\""), 15, "student: \"s" + std::to_string(i) + "\"");
+    write_file((dir / ("s" + std::to_string(i)) / "answers.yaml").string(), text);
+  }
+}
+
+std::size_t gradebook_rows(const fs::path& out) { return parse_csv(slurp(out / "gradebook.csv")).size() - 1; }
+
+}  // namespace
+
+TEST_CASE("a --force run killed part way leaves the earlier run's reports whole, or its own, never a mix") {
+  const fs::path dir = scratch() / "force-killed";
+  fs::create_directories(dir);
+  std::string sheet = "student,q1.scores.1,q1.scores.2,q1.scores.3\n";
+  for (int i = 0; i < 20000; ++i) sheet += "s" + std::to_string(i) + ",2,0,1\n";
+  write_file((dir / "big.csv").string(), sheet);
+  write_class(dir / "small", 3);
+  for (const char* delay : {"0.05", "0.2", "0.6", "3"}) {
+    const fs::path out = dir / (std::string("out-") + delay);
+    fs::remove_all(out);
+    REQUIRE(run_cli("mark rubrics/lesson.yaml '" + (dir / "small").string() + "' --out '" + out.string() + "'").status == 0);
+    const std::string command = "'" + std::string(ATTNMARK_BINARY) + "' mark '" + (root / "rubrics/lesson.yaml").string() +
+                                "' '" + (dir / "big.csv").string() + "' --force --out '" + out.string() +
+                                "' >/dev/null 2>&1 </dev/null & pid=$!; sleep " + delay +
+                                "; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; true";
+    REQUIRE(shell(command) == 0);
+    INFO("killed after " << delay << " s");
+    // The folder as a whole is one run's: the gradebook, the summary and the feedback agree.
+    const std::size_t rows = gradebook_rows(out);
+    CHECK((rows == 3 || rows == 20000));
+    CHECK(slurp(out / "summary.md").find(std::to_string(rows) + " submissions: ") != std::string::npos);
+    std::size_t feedback = 0;
+    for (const auto& e : fs::directory_iterator(out / "feedback")) feedback += e.path().extension() == ".json";
+    CHECK(feedback == rows);
+    // Whatever the killed run left beside --out goes at the next run, which succeeds.
+    REQUIRE(run_cli("mark rubrics/lesson.yaml '" + (dir / "small").string() + "' --force --out '" + out.string() + "'")
+                .status == 0);
+    for (const auto& e : fs::directory_iterator(dir)) CHECK_FALSE(e.path().filename().string().starts_with(".attnmark-"));
+  }
+}
+
+TEST_CASE("two runs into one new --out at once: one writes it whole, the other fails and says so") {
+  const fs::path dir = scratch() / "concurrent";
+  write_class(dir / "a", 3);
+  write_class(dir / "b", 5);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    const fs::path out = dir / ("out-" + std::to_string(attempt));
+    fs::remove_all(out);
+    const std::string bin = "'" + std::string(ATTNMARK_BINARY) + "' mark '" + (root / "rubrics/lesson.yaml").string() + "' '";
+    const std::string command = "cd '" + dir.string() + "' && { (" + bin + (dir / "a").string() + "' --out '" +
+                                out.string() + "' 2>a.err; echo $? >a.status) & (" + bin + (dir / "b").string() +
+                                "' --out '" + out.string() + "' 2>b.err; echo $? >b.status) & wait; }";
+    REQUIRE(shell(command) == 0);
+    const std::string a = slurp(dir / "a.status"), b = slurp(dir / "b.status");
+    INFO(slurp(dir / "a.err") << slurp(dir / "b.err"));
+    CHECK(((a == "0\n" && b == "2\n") || (a == "2\n" && b == "0\n")));
+    const std::string loser = slurp(dir / (a == "2\n" ? "a.err" : "b.err"));
+    CHECK((loser.find("already holds 'gradebook.csv' from an earlier run") != std::string::npos ||
+           loser.find("cannot rename into place (another run made it meanwhile?)") != std::string::npos));
+    const std::size_t rows = gradebook_rows(out);
+    CHECK(rows == (a == "0\n" ? 3u : 5u));
+    CHECK(slurp(out / "summary.md").find(std::to_string(rows) + " submissions: ") != std::string::npos);
+  }
+}
+
+TEST_CASE("mark: --out inside the input folder is never marked, and an input inside --out is refused") {
+  const fs::path dir = scratch() / "out-inside";
+  write_class(dir / "subs", 3);
+  const std::string mark = "mark rubrics/lesson.yaml '" + (dir / "subs").string() + "' --out '" + (dir / "subs/out").string() + "'";
+  const Run first = run_cli(mark);
+  CHECK(first.status == 0);
+  CHECK(gradebook_rows(dir / "subs/out") == 3);
+  const Run again = run_cli(mark + " --force");
+  CHECK(again.status == 0);
+  CHECK(again.err.starts_with("attnmark: " + (dir / "subs/out").string() + ": the reports' folder (--out); not marked\n"));
+  CHECK(gradebook_rows(dir / "subs/out") == 3);  // its own gradebook was not read as a sheet
+  const Run sheet = run_cli("mark rubrics/lesson.yaml '" + (dir / "subs/out/gradebook.csv").string() + "' --force --out '" +
+                            (dir / "subs/out").string() + "'");
+  CHECK(sheet.status == 2);
+  CHECK(sheet.err == "attnmark: " + (dir / "subs/out/gradebook.csv").string() + ": is inside --out '" +
+                         (dir / "subs/out").string() + "'; reports are never marked: choose another --out\n");
+  const Run same = run_cli("mark rubrics/lesson.yaml '" + (dir / "subs").string() + "' --out '" + (dir / "subs").string() + "/'");
+  CHECK(same.status == 2);
+  CHECK(same.err == "attnmark: " + (dir / "subs").string() + ": is inside --out '" + (dir / "subs").string() +
+                        "'; reports are never marked: choose another --out\n");
+}
+
+TEST_CASE("mark: --out that holds other files is refused before anything is marked, and its files are untouched") {
+  const fs::path dir = scratch() / "out-foreign";
+  write_class(dir / "subs", 1);
+  write_file((dir / "out/notes.txt").string(), "mine\n");
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + (dir / "subs").string() + "' --force --out '" + (dir / "out").string() + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + (dir / "out").string() +
+                     ": holds files that are not attnmark's reports ('notes.txt'); the reports are replaced as a folder, "
+                     "so choose a new or empty --out\n");
+  CHECK(listing(dir / "out") == std::vector<std::string>{"notes.txt 5"});
+}
+
+TEST_CASE("a folder the walk cannot read is named, and mark exits 1, never a silent loss") {
+  const fs::path dir = scratch() / "walk-too-long";
+  write_class(dir / "subs", 2);
+  // A chain of folders whose path passes PATH_MAX (as a zip can hold): made
+  // one level at a time, relative to the last.
+  int fd = ::open((dir / "subs").c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  const std::string name(200, 'd');
+  for (int level = 0; level < 25; ++level) {
+    REQUIRE(::mkdirat(fd, name.c_str(), 0755) == 0);
+    const int next = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = next;
+    REQUIRE(fd >= 0);
+  }
+  ::close(fd);
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + (dir / "subs").string() + "' --out '" + (dir / "out").string() + "'");
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.find(": cannot read folder: File name too long; nothing in it was marked\n") != std::string::npos);
+  CHECK(r.err.ends_with("attnmark: not complete: 1 problem with the inputs (files not marked, folders not read, files "
+                        "flagged); see summary.md (exit status 1)\n"));
+  CHECK(gradebook_rows(dir / "out") == 2);
+  CHECK(slurp(dir / "out/summary.md").find("## Notes on the inputs\n\n- " + (dir / "subs").string() + "/" + name) !=
+        std::string::npos);
+  // (Removed the same way, one level at a time: its path is too long for remove_all.)
+  std::vector<int> levels{::open((dir / "subs").c_str(), O_RDONLY | O_DIRECTORY)};
+  for (int level = 0; level < 25; ++level) levels.push_back(::openat(levels.back(), name.c_str(), O_RDONLY | O_DIRECTORY));
+  for (int level = 25; level-- > 0;) {
+    ::close(levels[static_cast<std::size_t>(level) + 1]);
+    CHECK(::unlinkat(levels[static_cast<std::size_t>(level)], name.c_str(), AT_REMOVEDIR) == 0);
+  }
+  ::close(levels[0]);
+}
+
+TEST_CASE("a sheet of 20,000 rows of one student id: one counted row named after the id, the rest superseded") {
+  const fs::path dir = scratch() / "same-id";
+  fs::create_directories(dir);
+  std::string sheet = "student,q1.scores.1\n";
+  for (int i = 0; i < 20000; ++i) sheet += "alice,2\n";
+  write_file((dir / "class.csv").string(), sheet);
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + (dir / "class.csv").string() + "' --out '" + (dir / "out").string() + "'");
+  CHECK(r.status == 0);
+  CHECK(fs::exists(dir / "out/feedback/alice.json"));
+  CHECK(slurp(dir / "out/feedback/alice.json").find("\"source\":\"" + (dir / "class.csv").string() + ":20001\"") !=
+        std::string::npos);
+  CHECK(fs::exists(dir / "out/feedback/superseded/alice-19999.json"));
+  CHECK_FALSE(fs::exists(dir / "out/feedback/superseded/alice-20000.json"));
+}
+
+TEST_CASE("a sheet whose header is thousands of junk columns makes one line of notes, not reports of junk") {
+  const fs::path dir = scratch() / "junk-columns";
+  fs::create_directories(dir);
+  std::string header = "student,q1.scores.1";
+  std::string junk;
+  for (int i = 0; i < 9999; ++i) {
+    header += ",q1.weigths." + std::to_string(i + 1);
+    junk += ",1";
+  }
+  std::string sheet = header + "\n";
+  for (int i = 0; i < 250; ++i) sheet += "s" + std::to_string(i) + ",2" + junk + "\n";
+  write_file((dir / "class.csv").string(), sheet);
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + (dir / "class.csv").string() + "' --out '" + (dir / "out").string() + "'");
+  CHECK(r.status == 0);
+  const std::string first_line = r.err.substr(0, r.err.find('\n') + 1);
+  CHECK(first_line == "attnmark: " + (dir / "class.csv").string() +
+                          ": 9999 columns are not cells of any question; they were not marked: 'q1.weigths.1', "
+                          "'q1.weigths.2', 'q1.weigths.3', 'q1.weigths.4', 'q1.weigths.5', 'q1.weigths.6', "
+                          "'q1.weigths.7', 'q1.weigths.8', 'q1.weigths.9', 'q1.weigths.10' and 9989 more\n");
+  std::uintmax_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "out"))
+    if (e.is_regular_file()) bytes += e.file_size();
+  CHECK(bytes < 250 * 40000);  // some kilobytes a student, as for any sheet, however many junk columns
+}
+
+TEST_CASE("a folder nested 1,100 deep is walked to the bottom under a limit of 256 open files: every file is marked") {
+  const fs::path dir = scratch() / "walk-deep";
+  write_class(dir / "subs", 26);
+  // The 27th student's file at the bottom of 1,100 folders.
+  int fd = ::open((dir / "subs").c_str(), O_RDONLY | O_DIRECTORY);
+  for (int level = 0; level < 1100; ++level) {
+    REQUIRE(::mkdirat(fd, "d", 0755) == 0);
+    const int next = ::openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = next;
+    REQUIRE(fd >= 0);
+  }
+  const std::string text = slurp(dir / "subs/s0/answers.yaml");
+  std::string bottom = text;
+  bottom.replace(bottom.find("student: \"s0\""), 13, "student: \"d\"");
+  const int file = ::openat(fd, "answers.yaml", O_WRONLY | O_CREAT, 0644);
+  REQUIRE(::write(file, bottom.data(), bottom.size()) == static_cast<ssize_t>(bottom.size()));
+  ::close(file);
+  ::close(fd);
+  const int status = shell("ulimit -n 256 && cd '" + root.string() + "' && '" + ATTNMARK_BINARY +
+                           "' mark rubrics/lesson.yaml '" + (dir / "subs").string() + "' --out '" + (dir / "out").string() +
+                           "' 2>'" + (dir / "err").string() + "'");
+  INFO(slurp(dir / "err"));
+  CHECK(status == 0);
+  CHECK(gradebook_rows(dir / "out") == 27);
+  CHECK(slurp(dir / "err") == "attnmark: marked 27 submissions (27 graded); reports in " + (dir / "out").string() +
+                                  "/: gradebook.csv, summary.md, summary.html, feedback/\n");
 }
