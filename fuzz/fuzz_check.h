@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "base/text.h"
+
 namespace attnmark::fuzz {
 
 // Aborts (a crash libFuzzer records, with the input) when `ok` is false.
@@ -15,14 +17,12 @@ inline void require(bool ok, const char* what) {
   std::abort();
 }
 
-// A message shown to a user must be one line of printable text: no line
-// breaks, no terminal control bytes (C0, DEL). UTF-8 letters are fine.
+// A message shown to a user must be one line of printable text, as
+// printable() makes it: well-formed UTF-8 with no control character (C0,
+// DEL, C1, line or paragraph separator, bidirectional control; is_control).
+// UTF-8 letters are fine.
 inline bool one_printable_line(std::string_view text) {
-  for (char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) return false;
-  }
-  return true;
+  return first_invalid_utf8(text) == std::string_view::npos && !has_control(text);
 }
 
 }  // namespace attnmark::fuzz

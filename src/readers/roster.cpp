@@ -31,7 +31,10 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
   }
   if (!student_column) {
     std::string columns;
-    for (const std::string& f : record.fields) columns += (columns.empty() ? "" : ", ") + quoted_printable(f);
+    constexpr std::size_t shown = 12;  // a message, not a dump of a wide header
+    for (std::size_t i = 0; i < record.fields.size() && i < shown; ++i)
+      columns += (i ? ", " : "") + quoted_printable(record.fields[i]);
+    if (record.fields.size() > shown) columns += ", ... (" + grouped(record.fields.size() - shown) + " more)";
     throw Error(file, header_line, 0,
                 fmt::format("expected a 'student' column in the header (and optionally 'name'); got {}",
                             columns.empty() ? "no columns" : columns));

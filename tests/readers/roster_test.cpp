@@ -71,3 +71,11 @@ TEST_CASE("a roster that is not UTF-8, or an id with a control character, is an 
   CHECK(r[0].student == "Jos\xC3\xA9");
   CHECK(r[1].student == "<img src=x onerror=alert(1)>");
 }
+
+TEST_CASE("a wide header without a student column is named by its first twelve columns") {
+  std::string header;
+  for (int i = 0; i < 1030; ++i) header += (i ? ",c" : "c") + std::to_string(i);
+  CHECK_THROWS_WITH(read_roster(header + "\nx\n", "r.csv"),
+                    Catch::EndsWith("got 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11', "
+                                    "... (1,018 more)"));
+}
