@@ -5,11 +5,13 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "base/text.h"
 #include "cli/commands.h"
 #include "marking/judge.h"
 #include "readers/answer_reader.h"
 #include "readers/rubric_loader.h"
 #include "writers/feedback.h"
+#include "writers/report_words.h"
 
 namespace attnmark {
 
@@ -27,7 +29,8 @@ Rubric rubric_for_check(const Options& options, const Submission& s) {
     if (std::filesystem::is_regular_file(p, ec)) return load_rubric_file(p.string());
   }
   throw Error(options.answers, 0, 0,
-              fmt::format("is for rubric '{}', but no {}.yaml is beside it or in rubrics/; give the rubric file", s.rubric, s.rubric));
+              fmt::format("is for rubric {}, but no {}.yaml is beside it or in rubrics/; give the rubric file",
+                          quoted_printable(s.rubric), printable(s.rubric, 60)));
 }
 
 }  // namespace
@@ -43,7 +46,7 @@ int run_check(const Options& options, std::ostream& out, std::ostream&) {
       options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : s.seed ? s.seed : rubric.seed;
   if (!seed) throw Error(options.answers, 0, 0, "records no seed; give --seed (from your worksheet)");
   const GradedSubmission g = judge(rubric, seed, s, "");
-  if (!g.marked) throw Error(options.answers, 0, 0, g.reason);
+  if (!g.marked) throw Error(options.answers, 0, 0, bounded_reason(g.reason, max_reason_bytes));
   out << check_table(rubric, g, options.reveal);
   return g.marked->score >= g.marked->max_score - 1e-9 ? 0 : 1;
 }
