@@ -729,7 +729,11 @@ Marked grade(const Variant& variant, const Submission& submission) {
     marked.max_score += result.max_score;
     marked.questions.push_back(std::move(result));
   }
-  // Answers the rubric has no place for are reported, never silently dropped.
+  // Answers the rubric has no place for are reported, never silently dropped;
+  // the first ten of each kind by name, then counted, so a sheet of 9,999
+  // unknown questions makes a note, not megabytes of them.
+  RepeatedNotes unknown_questions("more answers for questions this rubric does not have were not marked");
+  RepeatedNotes unasked_parts("more answers for parts this rubric does not ask were not marked");
   for (const auto& question : submission.answers) {
     const std::string& id = question.first;  // named, not bound: clang 14 cannot capture bindings
     const auto& parts = question.second;
@@ -746,7 +750,8 @@ Marked grade(const Variant& variant, const Submission& submission) {
       std::string meant;
       for (const QuestionVariant& v : variant.questions)
         if (plain(v.spec->id) == plain(id)) meant = " (did you mean '" + v.spec->id + "'?)";
-      marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked{}", id, meant));
+      if (unknown_questions.keep())
+        marked.notes.push_back(fmt::format("answers for '{}', which this rubric does not have, were not marked{}", id, meant));
       continue;
     }
     std::vector<std::string> asked_names;
@@ -756,11 +761,13 @@ Marked grade(const Variant& variant, const Submission& submission) {
       const bool asked = std::any_of(q->spec->ask.begin(), q->spec->ask.end(), [&](Part p) {
         return parse_part(name) == p;
       });
-      if (!asked)
+      if (!asked && unasked_parts.keep())
         marked.notes.push_back(fmt::format("{}.{} is not asked in this rubric and was not marked{}", id, name,
                                            did_you_mean(name, asked_names)));
     }
   }
+  unknown_questions.finish(marked.notes);
+  unasked_parts.finish(marked.notes);
   return marked;
 }
 

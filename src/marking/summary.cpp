@@ -86,7 +86,9 @@ ClassSummary::ClassSummary(const Rubric& rubric) : max_score_(attnmark::max_scor
 }
 
 void ClassSummary::add(const GradedSubmission& g) {
-  rows_.push_back(Row{g.source, g.student, g.status, g.reason, g.file_stem,
+  // Reasons bounded as in the gradebook: a file of junk notes must not make the summaries large.
+  std::string reason = g.reason.size() > max_reason_cell_bytes ? bounded_reason(g.reason, max_reason_cell_bytes) : g.reason;
+  rows_.push_back(Row{g.source, g.student, g.status, std::move(reason), g.file_stem,
                       g.marked ? std::optional<double>(g.marked->score) : std::nullopt});
   ++statuses_[static_cast<std::size_t>(g.status)];
   if (!g.marked || g.status == SubmissionStatus::duplicate) return;

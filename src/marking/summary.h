@@ -28,7 +28,7 @@ class ClassSummary {
   struct Row {
     std::string source, student;
     SubmissionStatus status = SubmissionStatus::graded;
-    std::string reason, file_stem;
+    std::string reason, file_stem;  // reason: at most max_reason_cell_bytes (bounded_reason)
     std::optional<double> score;
   };
   // How a class did on one part.

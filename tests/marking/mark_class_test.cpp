@@ -643,6 +643,23 @@ TEST_CASE("a sheet whose header is thousands of junk columns makes one line of n
   for (const auto& e : fs::recursive_directory_iterator(dir / "out"))
     if (e.is_regular_file()) bytes += e.file_size();
   CHECK(bytes < 250 * 40000);  // some kilobytes a student, as for any sheet, however many junk columns
+
+  // Columns of 9,999 questions the rubric lacks: ten named a row, then counted.
+  header = "student,q1.scores.1";
+  for (int i = 0; i < 9999; ++i) header += ",q" + std::to_string(1000 + i) + ".scores.1";
+  sheet = header + "\n";
+  for (int i = 0; i < 250; ++i) sheet += "s" + std::to_string(i) + ",2" + junk + "\n";
+  write_file((dir / "questions.csv").string(), sheet);
+  const Run q = run_cli("mark rubrics/lesson.yaml '" + (dir / "questions.csv").string() + "' --out '" + (dir / "out-q").string() + "'");
+  CHECK(q.status == 0);
+  const auto rows = parse_csv(slurp(dir / "out-q/gradebook.csv"));
+  REQUIRE(rows.size() == 251);
+  CHECK(rows[1].back().starts_with("answers for 'q1000', which this rubric does not have, were not marked; "));
+  CHECK(rows[1].back().ends_with("; and 9,989 more answers for questions this rubric does not have were not marked"));
+  bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "out-q"))
+    if (e.is_regular_file()) bytes += e.file_size();
+  CHECK(bytes < 250 * 40000);
 }
 
 TEST_CASE("a folder nested 1,100 deep is walked to the bottom under a limit of 256 open files: every file is marked") {
