@@ -17,6 +17,7 @@ const std::vector<CommandInfo>& command_table() {
       {"validate", "Check exercise definitions (rubrics)"},
       {"mark", "Mark a class: answer files, folders or CSV sheets; writes a gradebook and reports"},
       {"check", "Check your own answers before handing them in"},
+      {"autograde", "Mark one submission as the autograder of Gradescope or PrairieLearn"},
   };
   return table;
 }
@@ -44,6 +45,7 @@ int run_command(const Options& options, std::ostream& out, std::ostream& err) {
   if (options.command == "validate") return run_validate(options, out, err);
   if (options.command == "mark") return run_mark(options, out, err);
   if (options.command == "check") return run_check(options, out, err);
+  if (options.command == "autograde") return run_autograde(options, out, err);
   return run_generate(options, out, err);
 }
 

@@ -29,6 +29,14 @@ struct Options {
   std::string text_size = "normal";  // HTML: normal, large, x-large
   std::optional<std::string> jobs;   // threads; default: all cores
   std::string feedback = "files";    // mark: files, jsonl or none
+  std::string id_column;             // rosters and sheets: --id-column (header of the student ids)
+  std::string name_column;           // rosters and sheets: --name-column
+  std::string near_ids = "flag";     // mark --roster: flag or match ids near a roster id (S002 for s002)
+  std::vector<std::string> exports;  // mark: --export canvas,moodle
+  std::string assignment;            // mark --export: the assignment's name (default: the rubric's title)
+  std::string assignment_id;         // mark --export canvas: Canvas's assignment id, if known
+  std::string platform;              // autograde: gradescope, prairielearn or gradescope-pack
+  std::string root;                  // autograde: --root (default /autograder or /grade)
 };
 
 // A subcommand's name and one-line help, for main()'s table.
@@ -44,11 +52,12 @@ const std::vector<CommandInfo>& command_table();
 int run_command(const Options& options, std::ostream& out, std::ostream& err);
 
 // The subcommands, one file each: generate.cpp (generate, key, template),
-// validate.cpp, mark.cpp, check.cpp.
+// validate.cpp, mark.cpp, check.cpp, autograde.cpp.
 int run_generate(const Options& options, std::ostream& out, std::ostream& err);  // generate, key, template
 int run_validate(const Options& options, std::ostream& out, std::ostream& err);
 int run_mark(const Options& options, std::ostream& out, std::ostream& err);
 int run_check(const Options& options, std::ostream& out, std::ostream& err);
+int run_autograde(const Options& options, std::ostream& out, std::ostream& err);
 
 // Parses --jobs strictly: 1 to 256; absent means every core.
 unsigned parse_jobs(const std::optional<std::string>& text);

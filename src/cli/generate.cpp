@@ -114,7 +114,8 @@ struct StudentOutput {
 
 int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
                const HtmlStyle& style, std::ostream& out, std::ostream& err) {
-  const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster);
+  const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster,
+                                                        {options.id_column, options.name_column});
   const unsigned jobs = parse_jobs(options.jobs);
   std::vector<StudentOutput> outputs(students.size());
 

@@ -30,6 +30,24 @@ int run_main(int argc, char** argv) {
       sub->add_option("--jobs", options.jobs, "Threads (default: all cores)");
       sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")->default_str("default");
       sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")->default_str("normal");
+      sub->add_option("--roster", options.roster, "Class roster (CSV): the gradebook gets a row per roster student");
+      sub->add_option("--id-column", options.id_column, "Header of the student id column in rosters and sheets");
+      sub->add_option("--name-column", options.name_column, "Header of the students' name column in rosters and sheets");
+      sub->add_option("--near-ids", options.near_ids,
+                      "Ids near a roster id (S002 for s002): flag them (default) or match them to the roster student")
+          ->default_str("flag");
+      sub->add_option("--export", options.exports, "LMS gradebooks to write too: canvas, moodle")->delimiter(',');
+      sub->add_option("--assignment", options.assignment, "Assignment name in the exports (default: the rubric's title)");
+      sub->add_option("--assignment-id", options.assignment_id, "Canvas's id of the assignment, for canvas.csv");
+      continue;
+    }
+    if (name == "autograde") {
+      sub->add_option("platform", options.platform, "gradescope, prairielearn or gradescope-pack")->required();
+      sub->add_option("rubric", options.rubrics, "Rubric file (YAML)")->required();
+      sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:");
+      sub->add_option("--root", options.root, "The grader's folder (default /autograder, or /grade for PrairieLearn)");
+      sub->add_option("--student", options.student, "Student id, when the submission does not say");
+      sub->add_option("-o,--output", options.output, "gradescope-pack: the zip to write");
       continue;
     }
     if (name == "check") {
@@ -55,6 +73,8 @@ int run_main(int argc, char** argv) {
     sub->add_option("-o,--output", options.output, "Write to this file (or folder, with --roster) instead of standard output");
     sub->add_option("--roster", options.roster, "Class roster (CSV with a student column): one output per student");
     sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)");
+    sub->add_option("--id-column", options.id_column, "Header of the student id column in the roster");
+    sub->add_option("--name-column", options.name_column, "Header of the students' name column in the roster");
     if (name != "template") {
       sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")->default_str("default");
       sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")->default_str("normal");

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "base/error.h"
@@ -11,7 +10,7 @@
 #include "readers/csv.h"
 
 namespace attnmark {
-std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file) {
+std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file, const ColumnChoice& choice) {
   // Ids become JSON, file names and text on sheets: the bytes are checked
   // before any of them is read, as answer files are.
   if (std::string problem = encoding_problem(text, "roster"); !problem.empty()) {
@@ -21,24 +20,13 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
   }
   CsvReader reader(text, file);
   CsvRecord record;
-  if (!reader.next(record)) throw Error(file, 0, 0, "the roster is empty; expected a header with a 'student' column");
+  if (!reader.next(record)) throw Error(file, 0, 0, "the roster is empty; expected a header with a student id column");
   const int header_line = record.line;
-  std::optional<std::size_t> student_column, name_column;
-  for (std::size_t i = 0; i < record.fields.size(); ++i) {
-    const std::string h = lower(trim(record.fields[i]));
-    if (h == "student" && !student_column) student_column = i;
-    if (h == "name" && !name_column) name_column = i;
-  }
-  if (!student_column) {
-    std::string columns;
-    constexpr std::size_t shown = 12;  // a message, not a dump of a wide header
-    for (std::size_t i = 0; i < record.fields.size() && i < shown; ++i)
-      columns += (i ? ", " : "") + quoted_printable(record.fields[i]);
-    if (record.fields.size() > shown) columns += ", ... (" + grouped(record.fields.size() - shown) + " more)";
-    throw Error(file, header_line, 0,
-                fmt::format("expected a 'student' column in the header (and optionally 'name'); got {}",
-                            columns.empty() ? "no columns" : columns));
-  }
+  const std::vector<std::string> header = record.fields;
+  const ClassColumns columns = class_columns(header, choice, file, header_line);
+  if (!columns.id) throw Error(file, header_line, 0, no_id_column_message(header));
+  std::vector<std::string> keys;
+  for (const std::string& h : header) keys.push_back(lower(trim(h)));
   std::vector<RosterEntry> students;
   std::map<std::string, int> first_line;
   while (reader.next(record)) {
@@ -47,9 +35,14 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
     if (empty) continue;  // spreadsheets export trailing rows of commas
     RosterEntry e;
     e.line = record.line;
-    if (*student_column < record.fields.size()) e.student = trim(record.fields[*student_column]);
-    if (name_column && *name_column < record.fields.size()) e.name = trim(record.fields[*name_column]);
-    if (e.student.empty()) throw Error(file, e.line, 0, "this row has no student id");
+    if (*columns.id < record.fields.size()) e.student = trim(record.fields[*columns.id]);
+    e.name = name_in(record.fields, columns);
+    // A Canvas export's second row holds each assignment's points, not a student.
+    if (columns.canvas && e.student.empty() && e.name == "Points Possible") continue;
+    if (e.student.empty())
+      throw Error(file, e.line, 0, fmt::format("this row has no student id (column {})", quoted_printable(header[*columns.id])));
+    for (std::size_t i = 0; i < keys.size() && i < record.fields.size(); ++i)
+      if (!keys[i].empty()) e.fields.try_emplace(keys[i], trim(record.fields[i]));
     if (const std::string problem = student_id_problem(e.student); !problem.empty())
       throw Error(file, e.line, 0, fmt::format("student id {} {}; remove it from the roster",
                                                quoted_printable(e.student), problem));

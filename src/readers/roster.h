@@ -2,14 +2,21 @@
 //
 //   std::vector<RosterEntry> students = read_roster(read_file(path, limit), path);
 //
-// The header names the columns (any case, spaces around ignored): `student`
-// (required) and `name` (optional); other columns are ignored. BOM, CRLF and
-// quoted fields are fine (CsvReader). Rows with nothing in them are skipped.
+// The header names the columns (any case, spaces around ignored): the ids'
+// column, recognised as class_columns (readers/columns.h) says or chosen
+// with --id-column (`student`, `Student ID`, `SIS User ID`, `email`, ...;
+// in a Canvas export, its SIS User ID), and the names' (optional). Every
+// other column is kept for the LMS exports. BOM, CRLF and quoted fields are
+// fine (CsvReader). Rows with nothing in them are skipped, and so is the
+// `Points Possible` row of a Canvas export.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "readers/columns.h"
 
 namespace attnmark {
 
@@ -18,16 +25,17 @@ struct RosterEntry {
   std::string student;  // the id their variant is made from; spaces around trimmed
   std::string name;     // for people; may be empty
   int line = 0;         // 1-based line in the roster, for messages
+  std::map<std::string, std::string> fields;  // every column, by its header made small and trimmed ("sis login id")
 };
 
 // Reads a roster. Throws Error(file, line, column, ...) for bytes that are not
 // UTF-8 text ("not UTF-8 text (byte 0xE9 at line 2); save the roster as
 // UTF-8", and the UTF-16, UTF-32 and binary messages of encoding_problem),
-// malformed CSV, a header without a student column, a row without a student
+// malformed CSV, a header without an id column (or without the one chosen), a row without a student
 // id, an id holding a control character (is_control: C0, DEL, C1,
 // bidirectional controls; "student id 'a\u202Eb' contains a control character
 // (U+202E); remove it from the roster"), a student listed twice, or a roster
 // with no students. Text quoted in a message is escaped (quoted_printable).
-std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file);
+std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file, const ColumnChoice& columns = {});
 
 }  // namespace attnmark

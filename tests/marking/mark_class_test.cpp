@@ -690,3 +690,15 @@ TEST_CASE("a folder nested 1,100 deep is walked to the bottom under a limit of 2
   CHECK(slurp(dir / "err") == "attnmark: marked 27 submissions (27 graded); reports in " + (dir / "out").string() +
                                   "/: gradebook.csv, summary.md, summary.html, feedback/\n");
 }
+
+TEST_CASE("mark: --out given as a link to a folder replaces the folder it names, and the link stays") {
+  const fs::path dir = scratch() / "out-link";
+  write_class(dir / "subs", 2);
+  fs::create_directories(dir / "share/results");
+  fs::create_directory_symlink(dir / "share/results", dir / "results");
+  const std::string mark = "mark rubrics/lesson.yaml '" + (dir / "subs").string() + "' --out '" + (dir / "results").string() + "'";
+  CHECK(run_cli(mark).status == 0);
+  CHECK(run_cli(mark + " --force").status == 0);
+  CHECK(fs::is_symlink(dir / "results"));
+  CHECK(gradebook_rows(dir / "share/results") == 2);
+}

@@ -31,13 +31,16 @@ TEST_CASE("a roster is read with any header case, BOM, CRLF, quotes and extra co
 }
 
 TEST_CASE("roster errors name the file and line") {
-  CHECK_THROWS_WITH(read_roster("id,name\ns1,Ada\n", "r.csv"),
-                    "r.csv:1: expected a 'student' column in the header (and optionally 'name'); got 'id', 'name'");
-  CHECK_THROWS_WITH(read_roster("student,name\ns1,Ada\n,Alan\n", "r.csv"), "r.csv:3: this row has no student id");
+  CHECK_THROWS_WITH(read_roster("code,name\ns1,Ada\n", "r.csv"),
+                    "r.csv:1: expected a student id column in the header (student, student id, id, id number, sis user id, sis login id, username, login, email, email address), or name it with --id-column; got 'code', 'name'");
+  CHECK_THROWS_WITH(read_roster("student,name\ns1,Ada\n,Alan\n", "r.csv"),
+                    "r.csv:3: this row has no student id (column 'student')");
   CHECK_THROWS_WITH(read_roster("student,name\ns1,Ada\ns2,B\ns1,Alan\n", "r.csv"),
                     "r.csv:4: student 's1' is listed twice (first on line 2)");
   CHECK_THROWS_WITH(read_roster("student,name\n", "r.csv"), "r.csv:1: the roster lists no students");
-  CHECK_THROWS_WITH(read_roster("", "r.csv"), "r.csv: the roster is empty; expected a header with a 'student' column");
+  CHECK_THROWS_WITH(read_roster("", "r.csv"), "r.csv: the roster is empty; expected a header with a student id column");
+  CHECK_THROWS_WITH(read_roster("code,name\ns1,Ada\n", "r.csv", {"Matrikel", ""}),
+                    "r.csv:1: --id-column 'Matrikel': no such column in the header; got 'code', 'name'");
   CHECK_THROWS_WITH(read_roster("student\n\"s1\n", "r.csv"), Catch::Contains("r.csv:2:1: unterminated quoted field"));
 }
 
@@ -64,7 +67,7 @@ TEST_CASE("a roster that is not UTF-8, or an id with a control character, is an 
                       Catch::Contains("contains a control character"));
   // What messages quote is escaped too.
   CHECK_THROWS_WITH(read_roster("id\x1B[31m\ns1\n", "r.csv"),
-                    "r.csv:1: expected a 'student' column in the header (and optionally 'name'); got 'id\\x1B[31m'");
+                    "r.csv:1: expected a student id column in the header (student, student id, id, id number, sis user id, sis login id, username, login, email, email address), or name it with --id-column; got 'id\\x1B[31m'");
   // Letters of any script, and punctuation, are fine: the writers escape them.
   const std::vector<RosterEntry> r = read_roster("student\nJos\xC3\xA9\n<img src=x onerror=alert(1)>\n*a_b*|`c`\n", "r.csv");
   REQUIRE(r.size() == 3);
@@ -78,4 +81,29 @@ TEST_CASE("a wide header without a student column is named by its first twelve c
   CHECK_THROWS_WITH(read_roster(header + "\nx\n", "r.csv"),
                     Catch::EndsWith("got 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11', "
                                     "... (1,018 more)"));
+}
+
+TEST_CASE("a roster's id and name columns are recognised by their usual headers, or chosen") {
+  // The first of student, student id, id, ..., email that the header has.
+  auto first = [](const std::string& text, const ColumnChoice& choice = {}) {
+    const std::vector<RosterEntry> r = read_roster(text, "r.csv", choice);
+    REQUIRE(!r.empty());
+    return r[0].student + " | " + r[0].name;
+  };
+  CHECK(first("Student ID,Full Name\ns001,Ada Lovelace\n") == "s001 | Ada Lovelace");
+  CHECK(first("Email,Username,Name\nada@example.org,ada,Ada\n") == "ada | Ada");
+  CHECK(first("Email address,First name,Surname\nada@example.org,Ada,Lovelace\n") == "ada@example.org | Ada Lovelace");
+  CHECK(first("student,email\ns001,ada@example.org\n", {"email", ""}) == "ada@example.org | ");
+  CHECK(first("code,who\ns001,Ada\n", {"CODE", "Who"}) == "s001 | Ada");
+  // A Canvas export: Student is the name, SIS User ID the id; its Points Possible row is not a student.
+  const std::vector<RosterEntry> canvas = read_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Attention (12)\n"
+      "    Points Possible,,,,,16\n"
+      "\"Lovelace, Ada\",1001,s001,ada,ML 101,\n", "canvas.csv");
+  REQUIRE(canvas.size() == 1);
+  CHECK(canvas[0].student == "s001");
+  CHECK(canvas[0].name == "Lovelace, Ada");
+  CHECK(canvas[0].fields.at("id") == "1001");
+  CHECK(canvas[0].fields.at("sis login id") == "ada");
+  CHECK(canvas[0].fields.at("section") == "ML 101");
 }

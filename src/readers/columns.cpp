@@ -1,0 +1,86 @@
+#include "readers/columns.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "base/error.h"
+#include "base/text.h"
+
+namespace attnmark {
+namespace {
+
+std::string key(const std::string& header) { return lower(trim(header)); }
+
+std::optional<std::size_t> find(const std::vector<std::string>& header, std::string_view title) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (key(header[i]) == title) return i;
+  return std::nullopt;
+}
+
+std::string header_list(const std::vector<std::string>& header) {
+  std::string columns;
+  constexpr std::size_t shown = 12;  // a message, not a dump of a wide header
+  for (std::size_t i = 0; i < header.size() && i < shown; ++i) columns += (i ? ", " : "") + quoted_printable(header[i]);
+  if (header.size() > shown) columns += ", ... (" + grouped(header.size() - shown) + " more)";
+  return columns.empty() ? "no columns" : columns;
+}
+
+}  // namespace
+
+const std::vector<std::string>& id_column_titles() {
+  static const std::vector<std::string> titles = {"student", "student id", "id",           "id number",
+                                                  "sis user id", "sis login id", "username", "login",
+                                                  "email",   "email address"};
+  return titles;
+}
+
+std::string no_id_column_message(const std::vector<std::string>& header) {
+  std::string titles;
+  for (const std::string& t : id_column_titles()) titles += (titles.empty() ? "" : ", ") + t;
+  return fmt::format("expected a student id column in the header ({}), or name it with --id-column; got {}", titles,
+                     header_list(header));
+}
+
+ClassColumns class_columns(const std::vector<std::string>& header, const ColumnChoice& choice, const std::string& file,
+                           int line) {
+  ClassColumns c;
+  auto chosen = [&](const std::string& title, const char* option) {
+    const std::optional<std::size_t> at = find(header, key(title));
+    if (!at)
+      throw Error(file, line, 0,
+                  fmt::format("{} {}: no such column in the header; got {}", option, quoted_printable(title), header_list(header)));
+    return at;
+  };
+  c.canvas = find(header, "student") && find(header, "id") && find(header, "sis user id") && find(header, "section");
+  if (!choice.id.empty()) c.id = chosen(choice.id, "--id-column");
+  else if (c.canvas) c.id = find(header, "sis user id");
+  else
+    for (const std::string& title : id_column_titles())
+      if ((c.id = find(header, title))) break;
+  if (!choice.name.empty()) {
+    c.name = chosen(choice.name, "--name-column");
+  } else if (c.canvas) {
+    c.name = find(header, "student");
+  } else {
+    for (const char* title : {"name", "full name", "student name", "display name"})
+      if ((c.name = find(header, title))) break;
+    if (!c.name) {
+      c.first_name = find(header, "first name");
+      c.last_name = find(header, "last name");
+      if (!c.last_name) c.last_name = find(header, "surname");
+    }
+  }
+  if (c.name && c.name == c.id) c.name.reset();  // an id is not a name
+  return c;
+}
+
+std::string name_in(const std::vector<std::string>& fields, const ClassColumns& columns) {
+  auto at = [&](std::optional<std::size_t> i) {
+    return i && *i < fields.size() ? std::string(trim(fields[*i])) : std::string();
+  };
+  if (columns.name) return at(columns.name);
+  const std::string first = at(columns.first_name), last = at(columns.last_name);
+  return first.empty() || last.empty() ? first + last : first + " " + last;
+}
+
+}  // namespace attnmark

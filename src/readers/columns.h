@@ -1,0 +1,53 @@
+// readers/columns.h: which column of a roster's or sheet's header holds the
+// student ids and which their names. One home for the headers attnmark
+// recognises, so rosters and sheets read the same way.
+//
+//   const ClassColumns c = class_columns({"First name", "Surname", "ID number"}, {});
+//   *c.id == 2; c.first_name == 0; c.last_name == 1
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnmark {
+
+// The headers asked for on the command line (--id-column, --name-column);
+// empty means "recognise one".
+struct ColumnChoice {
+  std::string id;
+  std::string name;
+};
+
+// Where the ids and names are in a header.
+struct ClassColumns {
+  std::optional<std::size_t> id;          // the student ids; none found: the caller's error
+  std::optional<std::size_t> name;        // the names, whole ("Lovelace, Ada")
+  std::optional<std::size_t> first_name;  // or in two parts (Moodle: "First name", "Surname")
+  std::optional<std::size_t> last_name;
+  bool canvas = false;  // a Canvas gradebook export: Student (a name), ID, SIS User ID, SIS Login ID, Section
+};
+
+// The headers recognised as the id column, in the order they are preferred,
+// compared without regard to case or spaces around: student, student id, id,
+// id number, sis user id, sis login id, username, login, email, email address.
+const std::vector<std::string>& id_column_titles();
+
+// Finds the columns in `header`. A chosen header that is missing is an
+// Error naming the headers there are. In a Canvas export the id is the SIS
+// User ID and the name the Student column. Names: `name`, `full name`,
+// `student name`, `display name`, else `first name` with `last name` or
+// `surname`.
+ClassColumns class_columns(const std::vector<std::string>& header, const ColumnChoice& choice,
+                           const std::string& file = std::string(), int line = 0);
+
+// "expected a student id column in the header (student, student id, ...),
+// or name it with --id-column; got 'a', 'b'": the message for a header
+// without one.
+std::string no_id_column_message(const std::vector<std::string>& header);
+
+// The name in a row, from whole or two-part name columns ("" when none).
+std::string name_in(const std::vector<std::string>& fields, const ClassColumns& columns);
+
+}  // namespace attnmark
