@@ -11,13 +11,18 @@ namespace attnmark {
 
 const std::vector<CommandInfo>& command_table() {
   static const std::vector<CommandInfo> table = {
-      {"generate", "Write a student's worksheet (Markdown or JSON)"},
-      {"key", "Write a student's answer key with every worked step"},
-      {"template", "Write the blank answer file (YAML) a student fills in"},
-      {"validate", "Check exercise definitions (rubrics)"},
-      {"mark", "Mark a class: answer files, folders or CSV sheets; writes a gradebook and reports"},
-      {"check", "Check your own answers before handing them in"},
-      {"autograde", "Mark one submission as the autograder of Gradescope or PrairieLearn"},
+      {"generate", "Write a student's worksheet (Markdown, JSON, HTML or LaTeX)",
+       "attnmark generate rubrics/lesson.yaml --student s001 -o ws.html"},
+      {"key", "Write a student's answer key with every worked step",
+       "attnmark key rubrics/lesson.yaml --student s001 -o key.html"},
+      {"template", "Write the blank answer file (YAML) a student fills in",
+       "attnmark template rubrics/lesson.yaml --student s001 -o s001.yaml"},
+      {"validate", "Check exercise definitions (rubrics)", "attnmark validate rubrics/lesson.yaml --self-test"},
+      {"mark", "Mark a class: answer files, folders or CSV sheets; writes a gradebook and reports",
+       "attnmark mark rubrics/class-demo.yaml fixtures/class/answers -o out/class"},
+      {"check", "Check your own answers before handing them in", "attnmark check s001.yaml"},
+      {"autograde", "Mark one submission as the autograder of Gradescope or PrairieLearn",
+       "attnmark autograde gradescope rubrics/lesson.yaml --seed 2026"},
   };
   return table;
 }

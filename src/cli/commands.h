@@ -15,12 +15,12 @@ struct Options {
   std::vector<std::string> rubrics;  // validate takes several; the others one
   std::optional<std::string> seed;   // --seed, parsed with from_chars
   std::string student;               // --student
-  std::string format = "md";         // --format
-  std::string output;                // -o; empty means standard output
+  std::string format;                // --format; empty: from -o's extension, else md (generate.cpp)
+  std::string output;                // -o, --output, --out; empty means standard output
   std::vector<std::string> inputs;   // mark: answer files, folders, sheets
   std::string out_dir;               // mark: --out
-  bool force = false;                // mark: replace an earlier run's reports
-  std::string answers;               // check: --answers
+  bool force = false;                // mark: replace an earlier run's reports; generate, key, template: files
+  std::string answers;               // check: --answers (else the last positional)
   bool reveal = false;               // check: show reference answers
   bool self_test = false;            // validate: mark every known mistake on many variants
   std::optional<std::string> seeds;  // validate --self-test: how many variants (default 40)
@@ -39,10 +39,11 @@ struct Options {
   std::string root;                  // autograde: --root (default /autograder or /grade)
 };
 
-// A subcommand's name and one-line help, for main()'s table.
+// A subcommand's name, one-line help and an example, for main()'s table.
 struct CommandInfo {
   const char* name;
   const char* help;
+  const char* example;  // a whole command line, shown by COMMAND --help
 };
 const std::vector<CommandInfo>& command_table();
 

@@ -28,9 +28,6 @@
 namespace attnmark {
 namespace {
 
-// Rosters are typed by people; 16 MiB is tens of thousands of students.
-constexpr std::size_t max_roster_bytes = std::size_t{16} << 20;
-
 // The seed from --seed, else the rubric's, else a fresh one the user is told.
 std::uint64_t choose_seed(const Options& options, const Rubric& rubric, std::ostream& err) {
   if (options.seed) return parse_seed(*options.seed);
@@ -52,6 +49,16 @@ void emit(const Options& options, const std::string& text, const char* what, std
   err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
 }
 
+// Without --force, a file that exists is never replaced (checked before any
+// work, so a refused run costs nothing); a folder is never a file's name.
+void refuse_to_replace(const Options& options) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(options.output, ec);
+  if (ec || !std::filesystem::exists(status)) return;
+  if (std::filesystem::is_directory(status)) throw Error(options.output, 0, 0, "is a folder; -o takes a file name here");
+  if (!options.force) throw Error(options.output, 0, 0, "already exists; pass --force to replace it");
+}
+
 // What one run writes, fixed by the command and --format.
 struct Job {
   bool key = false;       // key, not worksheet
@@ -59,20 +66,53 @@ struct Job {
   std::string format;     // md, json, jsonl, html, tex
 };
 
+// The format an output file's name asks for: ".html" is html. Empty for a
+// name without an extension; "?" for one that names no format attnmark writes.
+std::string format_of_name(const std::string& path, bool key) {
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  if (ext.empty()) return "";
+  if (ext == ".md" || ext == ".markdown") return "md";
+  if (ext == ".json") return "json";
+  if (ext == ".jsonl" && key) return "jsonl";
+  if (ext == ".html" || ext == ".htm") return "html";
+  if (ext == ".tex") return "tex";
+  return "?";
+}
+
+// The format is --format, else the one -o's name asks for, else md. With
+// --roster, -o is a folder and its name says nothing, except a key's
+// "-o keys.jsonl" (one key per line, to that file).
 Job job_of(const Options& options) {
   Job job;
   job.key = options.command == "key";
   job.answers = options.command == "template";
-  job.format = job.answers ? "yaml" : options.format;
-  if (job.answers) return job;
+  if (job.answers) {
+    job.format = "yaml";
+    return job;
+  }
+  const std::string known_names = job.key ? ".md, .json, .jsonl, .html or .tex" : ".md, .json, .html or .tex";
+  std::string named;
+  if (!options.output.empty()) {
+    named = format_of_name(options.output, job.key);
+    if (!options.roster.empty() && named != "jsonl") named.clear();
+  }
+  job.format = options.format;
+  if (job.format.empty()) {
+    if (named == "?")
+      throw Error(fmt::format("-o: cannot tell the format from the name {}; name the file {}, or give --format",
+                              quoted_printable(options.output), known_names));
+    job.format = named.empty() ? "md" : named;
+  }
   const bool known = job.format == "md" || job.format == "json" || job.format == "html" || job.format == "tex" ||
                      (job.key && job.format == "jsonl");
   if (!known)
     throw Error(fmt::format("--format: expected md, json, {}html or tex; got '{}'", job.key ? "jsonl, " : "",
                             job.format));
+  if (!named.empty() && named != "?" && named != job.format)
+    throw Error(fmt::format("--format {} does not match -o {}, a name for {}; leave out --format or rename the file",
+                            job.format, quoted_printable(options.output), named));
   return job;
 }
-
 
 // One student's sheet in the chosen format.
 std::string render(const Job& job, const Rubric& rubric, const Variant& variant, const std::string& name,
@@ -137,34 +177,71 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
 
   if (options.output.empty())
     throw Error("--roster: give -o DIR, the folder for one file per student (or, for key, --format jsonl)");
-  const std::filesystem::path dir(options.output);
+  // "class/" is the folder "class": a trailing slash names no file inside it.
+  std::string folder = options.output;
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  const std::filesystem::path dir(folder);
   std::error_code ec;
+  const bool exists = std::filesystem::exists(std::filesystem::symlink_status(dir, ec));
+  if (exists && !std::filesystem::is_directory(dir, ec))
+    throw Error(fmt::format("-o: with --roster, {} must be a folder", quoted_printable(options.output)));
+
+  // generate keeps the keys in keys/, apart from what is handed to students;
+  // key writes nothing else, so its folder is all keys.
+  const bool packs = !job.answers;
+  const bool keys_apart = !job.key && !job.answers;
+  const std::string keys_dir = keys_apart ? "keys/" : "";
+  const std::string ext = job.format == "md" ? ".md" : job.format == "json" ? ".json" : job.format == "tex" ? ".tex" : ".html";
+  // The class files' names are kept from students, so no id can replace them.
+  std::vector<std::string> stems;
+  FileStems names({"class-pack", "class-key"});
+  for (const RosterEntry& s : students) stems.push_back(names.take(s.student));
+  auto sheet_name = [&](std::size_t i) { return stems[i] + (job.key ? ".key" : "") + ext; };
+  auto answers_name = [&](std::size_t i) { return stems[i] + ".answers.yaml"; };
+  auto key_name = [&](std::size_t i) { return keys_dir + stems[i] + ".key" + ext; };
+  std::vector<std::string> class_files;  // what the run writes besides each student's files
+  if (packs && !job.key) class_files.push_back("class-pack.html");
+  if (packs && !job.key && job.format == "tex") class_files.push_back("class-pack.tex");
+  if (packs) class_files.push_back(keys_dir + "class-key.html");
+  if (packs && job.format == "tex") class_files.push_back(keys_dir + "class-key.tex");
+
+  // In a folder that exists, nothing is replaced without --force; checked
+  // before anything is written, so a refused run leaves the folder as it was.
+  if (exists && !options.force) {
+    auto refuse = [&](const std::string& name) {
+      if (std::filesystem::exists(std::filesystem::symlink_status(dir / name, ec)))
+        throw Error(options.output, 0, 0,
+                    fmt::format("already holds {}; pass --force to replace it, or choose another -o", quoted_printable(name)));
+    };
+    for (std::size_t i = 0; i < students.size(); ++i) {
+      if (!job.answers) refuse(sheet_name(i));
+      if (!job.key) refuse(answers_name(i));
+      if (keys_apart) refuse(key_name(i));
+    }
+    for (const std::string& name : class_files) refuse(name);
+  }
+
   // A new folder is filled under a temporary name and appears whole at the
   // end (and each file costs one directory operation, not two); files in a
   // folder that exists already replace their old versions one by one.
   std::optional<NewFolder> fresh;
-  if (!std::filesystem::exists(dir, ec)) {
+  if (!exists) {
     if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
-    fresh.emplace(options.output);
-  } else if (!std::filesystem::is_directory(dir, ec)) {
-    throw Error(fmt::format("-o: with --roster, '{}' must be a folder", options.output));
+    fresh.emplace(folder);
+    if (keys_apart) fresh->make_folder("keys");
   }
   auto put = [&](const std::string& name, const std::string& bytes) {
     if (fresh) fresh->write(name, bytes);
     else write_file((dir / name).string(), bytes);
   };
 
-  // The class files' names are kept from students, so no id can replace them.
-  std::vector<std::string> stems;
-  FileStems names({"class-pack", "class-key"});
-  for (const RosterEntry& s : students) stems.push_back(names.take(s.student));
-  const bool packs = !job.answers;
-  const std::string ext = job.format == "md" ? ".md" : job.format == "json" ? ".json" : job.format == "tex" ? ".tex" : ".html";
+  const Job key_job{true, false, job.format};
   for_each_student(students.size(), jobs, [&](std::size_t i) {
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
-    if (!job.answers) put(stems[i] + (job.key ? ".key" : "") + ext, render(job, rubric, variant, s.name, style));
-    if (!job.key) put(stems[i] + ".answers.yaml", render_answer_template(rubric, variant));
+    if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style));
+    if (!job.key) put(answers_name(i), render_answer_template(rubric, variant));
+    if (keys_apart) put(key_name(i), render(key_job, rubric, variant, s.name, style));
     if (packs) {
       StudentOutput& o = outputs[i];
       for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
@@ -177,7 +254,6 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   });
 
   const std::string title = display_title(rubric);
-  std::vector<std::string> made;
   if (packs) {
     std::vector<ClassPageSheet> worksheets, keys;
     std::vector<NamedSheet> worksheets_tex, keys_tex;
@@ -196,21 +272,28 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
       put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
       if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
     });
-    put("class-key.html", class_html(std::move(keys), title + ": class answer key", style));
-    if (job.format == "tex") put("class-key.tex", sheet_latex(keys_tex, style.text_size));
+    put(keys_dir + "class-key.html", class_html(std::move(keys), title + ": class answer key", style));
+    if (job.format == "tex") put(keys_dir + "class-key.tex", sheet_latex(keys_tex, style.text_size));
     pack.get();
-    if (!job.key) made.push_back("class-pack.html");
-    if (!job.key && job.format == "tex") made.push_back("class-pack.tex");
-    made.push_back("class-key.html");
-    if (job.format == "tex") made.push_back("class-key.tex");
   }
-  const std::size_t n = students.size();
-  std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
-                     : job.key   ? fmt::format("{} key{}", n, n == 1 ? "" : "s")
-                                 : fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s");
-  for (const std::string& m : made) what += ", " + m;
   if (fresh) fresh->commit();
-  err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
+
+  // Says what went where: "wrote 2 worksheets and answer files, class-pack.html
+  // to class; 2 keys, class-key.html to class/keys".
+  const std::size_t n = students.size();
+  const std::string keys_text = fmt::format("{} key{}", n, n == 1 ? "" : "s");
+  std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
+                     : job.key   ? keys_text
+                                 : fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s");
+  std::string keys_what = keys_text;
+  for (const std::string& name : class_files) {
+    if (keys_apart && name.starts_with(keys_dir)) keys_what += ", " + name.substr(keys_dir.size());
+    else what += ", " + name;
+  }
+  if (keys_apart)
+    err << fmt::format("attnmark: wrote {} to {}; {} to {}/keys\n", what, options.output, keys_what, folder);
+  else
+    err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
   return 0;
 }
 
@@ -221,6 +304,7 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   const Job job = job_of(options);
   const HtmlStyle style = html_style(options.theme, options.text_size);
   parse_jobs(options.jobs);  // a bad --jobs is an error even without a roster
+  if (!options.output.empty() && (options.roster.empty() || job.format == "jsonl")) refuse_to_replace(options);
   // Trimmed as a roster's ids and answer files' are, so the student's own
   // answer file reads back as the same id.
   const std::string student(trim(options.student));

@@ -1,6 +1,7 @@
 // attnmark: generate and mark transformer-attention exercises.
 // main() only turns the command line into Options and reports errors.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -10,35 +11,84 @@
 #include "base/text.h"
 #include "cli/commands.h"
 
+#ifndef ATTNMARK_VERSION
+#error "ATTNMARK_VERSION is set by src/CMakeLists.txt from the project's version"
+#endif
+
 namespace {
+
+// The option parser's errors read like attnmark's own: one line that starts
+// "attnmark: ", names the command, and says where the options are listed.
+std::string parse_failure(const CLI::App* app, const CLI::Error& e) {
+  std::string what = e.what();
+  // "A subcommand is required" reads on after "attnmark: "; "RUBRIC is required" keeps its capitals.
+  if (what.size() > 1 && std::isupper(static_cast<unsigned char>(what[0])) &&
+      !std::isupper(static_cast<unsigned char>(what[1])))
+    what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+  std::string command;
+  for (const CLI::App* sub : app->get_subcommands()) command = sub->get_name();
+  if (command.empty()) {
+    std::string names;
+    for (const attnmark::CommandInfo& info : attnmark::command_table()) names += std::string(names.empty() ? "" : ", ") + info.name;
+    const std::vector<std::string> rest = app->remaining();
+    what = rest.empty()                    ? "expected a command: " + names
+           : rest.front().starts_with("-") ? "unknown option " + attnmark::quoted_printable(rest.front())
+                                           : "unknown command " + attnmark::quoted_printable(rest.front()) +
+                                                 "; the commands are " + names;
+  }
+  const std::string help = command.empty() ? "attnmark --help" : "attnmark " + command + " --help";
+  return "attnmark: " + (command.empty() ? "" : command + ": ") + attnmark::printable(what, 1000) + "; see " + help + "\n";
+}
 
 int run_main(int argc, char** argv) {
   attnmark::Options options;
   std::string mark_rubric;  // mark takes exactly one rubric before its inputs
-  CLI::App app{"attnmark: worksheets, keys and marking for attention exercises"};
+  CLI::App app{"attnmark: worksheets, keys and marking for attention exercises", "attnmark"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "attnmark " ATTNMARK_VERSION, "Print attnmark's version and exit");
+  app.failure_message(parse_failure);
+  app.footer("Run 'attnmark COMMAND --help' for a command's options and an example.");
   for (const attnmark::CommandInfo& info : attnmark::command_table()) {
     const std::string name = info.name;
     CLI::App* sub = app.add_subcommand(name, info.help);
+    sub->footer(std::string("Example: ") + info.example);
+    // Numbers are taken as text and parsed strictly (CLI11 turns -1 into 2^64-1);
+    // their type names say what they are.
     if (name == "mark") {
-      sub->add_option("rubric", mark_rubric, "Rubric file (YAML)")->required();
-      sub->add_option("inputs", options.inputs, "Answer files (YAML/JSON), folders of them, or CSV sheets")->required();
-      sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:, else each file's own");
-      sub->add_option("--out", options.out_dir, "Folder for the gradebook and reports")->required();
+      sub->add_option("RUBRIC", mark_rubric, "Rubric file (YAML)")->required()->type_name("FILE");
+      sub->add_option("INPUT", options.inputs, "Answer files (YAML/JSON), folders of them, or CSV sheets")
+          ->required()
+          ->type_name("PATH");
+      sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:, else each file's own")->type_name("N");
+      sub->add_option("-o,--out", options.out_dir, "Folder for the gradebook and reports")->required()->type_name("DIR");
       sub->add_flag("--force", options.force, "Replace the reports of an earlier run");
-      sub->add_option("--feedback", options.feedback, "Per-student feedback: files, jsonl or none")->default_str("files");
-      sub->add_option("--jobs", options.jobs, "Threads (default: all cores)");
-      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")->default_str("default");
-      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")->default_str("normal");
-      sub->add_option("--roster", options.roster, "Class roster (CSV): the gradebook gets a row per roster student");
-      sub->add_option("--id-column", options.id_column, "Header of the student id column in rosters and sheets");
-      sub->add_option("--name-column", options.name_column, "Header of the students' name column in rosters and sheets");
+      sub->add_option("--feedback", options.feedback, "Per-student feedback: files, jsonl or none")
+          ->default_str("files")
+          ->type_name("MODE");
+      sub->add_option("--jobs", options.jobs, "Threads (default: all cores)")->type_name("N");
+      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")
+          ->default_str("default")
+          ->type_name("THEME");
+      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")
+          ->default_str("normal")
+          ->type_name("SIZE");
+      sub->add_option("--roster", options.roster, "Class roster (CSV): the gradebook gets a row per roster student")
+          ->type_name("CSV");
+      sub->add_option("--id-column", options.id_column, "Header of the student id column in rosters and sheets")
+          ->type_name("HEADER");
+      sub->add_option("--name-column", options.name_column, "Header of the students' name column in rosters and sheets")
+          ->type_name("HEADER");
       sub->add_option("--near-ids", options.near_ids,
                       "Ids near a roster id (S002 for s002): flag them (default) or match them to the roster student")
-          ->default_str("flag");
-      sub->add_option("--export", options.exports, "LMS gradebooks to write too: canvas, moodle")->delimiter(',');
-      sub->add_option("--assignment", options.assignment, "Assignment name in the exports (default: the rubric's title)");
-      sub->add_option("--assignment-id", options.assignment_id, "Canvas's id of the assignment, for canvas.csv");
+          ->default_str("flag")
+          ->type_name("flag|match");
+      sub->add_option("--export", options.exports, "LMS gradebooks to write too: canvas, moodle")
+          ->delimiter(',')
+          ->type_name("LMS");
+      sub->add_option("--assignment", options.assignment, "Assignment name in the exports (default: the rubric's title)")
+          ->type_name("NAME");
+      sub->add_option("--assignment-id", options.assignment_id, "Canvas's id of the assignment, for canvas.csv")
+          ->type_name("ID");
       continue;
     }
     if (name == "autograde") {
@@ -51,33 +101,48 @@ int run_main(int argc, char** argv) {
       continue;
     }
     if (name == "check") {
-      sub->add_option("rubric", options.rubrics, "Rubric file (default: the one the answer file names)");
-      sub->add_option("--answers", options.answers, "Your answer file")->required();
-      sub->add_option("--seed", options.seed, "Seed, if your answer file does not record it");
+      // check ANSWERS, check RUBRIC ANSWERS, or check [RUBRIC] --answers ANSWERS: run_check sorts them out.
+      sub->add_option("FILES", options.rubrics, "Your answer file, or the rubric file and then your answer file")
+          ->type_name("FILE");
+      sub->add_option("--answers", options.answers, "Your answer file (then FILES is the rubric)")->type_name("FILE");
+      sub->add_option("--seed", options.seed, "Seed, if your answer file does not record it")->type_name("N");
       sub->add_flag("--reveal", options.reveal, "Show the right answers too");
       continue;
     }
-    sub->add_option("rubric", options.rubrics, "Rubric file (YAML)")->required();
     if (name == "validate") {
+      sub->add_option("RUBRIC", options.rubrics, "Rubric files (YAML)")->required()->type_name("FILE");
       sub->add_flag("--self-test", options.self_test,
                     "Also mark every mistake the grader knows, and right answers in every spelling, on many variants");
-      sub->add_option("--seeds", options.seeds, "With --self-test: how many students' variants (default 40)");
+      sub->add_option("--seeds", options.seeds, "With --self-test: how many students' variants (default 40)")
+          ->type_name("N");
       continue;
     }
-    // Numbers are taken as text and parsed strictly (CLI11 turns -1 into 2^64-1).
-    sub->add_option("--seed", options.seed, "Seed (a whole number); default: the rubric's seed:");
-    sub->add_option("--student", options.student, "Student id; each id gets its own variant");
+    // generate, key and template.
+    sub->add_option("RUBRIC", options.rubrics, "Rubric file (YAML)")->required()->type_name("FILE");
+    sub->add_option("--seed", options.seed, "Seed (a whole number); default: the rubric's seed:")->type_name("N");
+    sub->add_option("--student", options.student, "Student id; each id gets its own variant")->type_name("ID");
     if (name != "template")
-      sub->add_option("--format", options.format, name == "key" ? "md, json, jsonl, html or tex" : "md, json, html or tex")
-          ->default_str("md");
-    sub->add_option("-o,--output", options.output, "Write to this file (or folder, with --roster) instead of standard output");
-    sub->add_option("--roster", options.roster, "Class roster (CSV with a student column): one output per student");
-    sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)");
-    sub->add_option("--id-column", options.id_column, "Header of the student id column in the roster");
-    sub->add_option("--name-column", options.name_column, "Header of the students' name column in the roster");
+      sub->add_option("--format", options.format,
+                      std::string(name == "key" ? "md, json, jsonl, html or tex" : "md, json, html or tex") +
+                          "; default: from -o's extension, else md")
+          ->type_name("FORMAT");
+    sub->add_option("-o,--output,--out", options.output,
+                    "Write to this file (or folder, with --roster) instead of standard output")
+        ->type_name("PATH");
+    sub->add_flag("--force", options.force, "Replace files that exist already");
+    sub->add_option("--roster", options.roster, "Class roster (CSV with a student column): one output per student")
+        ->type_name("CSV");
+    sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)")->type_name("N");
+    sub->add_option("--id-column", options.id_column, "Header of the student id column in the roster")->type_name("HEADER");
+    sub->add_option("--name-column", options.name_column, "Header of the students' name column in the roster")
+        ->type_name("HEADER");
     if (name != "template") {
-      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")->default_str("default");
-      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")->default_str("normal");
+      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")
+          ->default_str("default")
+          ->type_name("THEME");
+      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")
+          ->default_str("normal")
+          ->type_name("SIZE");
     }
   }
   try {

@@ -73,7 +73,7 @@ int run_validate(const Options& options, std::ostream& out, std::ostream& err) {
                          rubric.questions.size() == 1 ? "" : "s");
       if (options.self_test && !report_self_test(path, self_test(rubric, seed, variants), seed, out)) status = std::max(status, 1);
     } catch (const Error& e) {
-      err << e.report() << "\n";
+      err << "attnmark: " << e.report() << "\n";
       status = 2;
     }
   }

@@ -11,6 +11,7 @@
 // `Points Possible` row of a Canvas export.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,6 +20,10 @@
 #include "readers/columns.h"
 
 namespace attnmark {
+
+// The largest roster read: rosters are typed by people, and 16 MiB is tens
+// of thousands of students.
+inline constexpr std::size_t max_roster_bytes = std::size_t{16} << 20;
 
 // One student of a roster.
 struct RosterEntry {

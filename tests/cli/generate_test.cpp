@@ -1,6 +1,7 @@
 // attnmark generate, key and template (cli/generate.cpp), run as a user runs
-// them: files written and where, seeds, HTML and LaTeX, and rosters (one
-// output per student, the same for any --jobs).
+// them: files written and where (the format from -o's name, nothing replaced
+// without --force), seeds, HTML and LaTeX, and rosters (one output per
+// student, keys apart, the same for any --jobs).
 #include "support/test_support.h"
 
 #include <filesystem>
@@ -25,10 +26,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every file in a folder, by name, with its bytes.
+// Every file under a folder, by its path inside ("keys/class-key.html"), with its bytes.
 std::map<std::string, std::string> folder(const fs::path& dir) {
   std::map<std::string, std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir)) files[entry.path().filename().string()] = read_file(entry.path().string(), 1 << 26);
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = read_file(entry.path().string(), 1 << 26);
   return files;
 }
 
@@ -84,7 +86,8 @@ TEST_CASE("generate --roster writes a class ready to hand out, the same for any 
   const Run one = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}' --jobs 1",
                                       roster, (dir / "one").string()));
   REQUIRE(one.status == 0);
-  CHECK(one.err == fmt::format("attnmark: wrote 5 worksheets and answer files, class-pack.html, class-key.html to {}\n",
+  CHECK(one.err == fmt::format("attnmark: wrote 5 worksheets and answer files, class-pack.html to {0}; "
+                               "5 keys, class-key.html to {0}/keys\n",
                                (dir / "one").string()));
   const Run four = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}' --jobs 4",
                                        roster, (dir / "four").string()));
@@ -93,10 +96,13 @@ TEST_CASE("generate --roster writes a class ready to hand out, the same for any 
   CHECK(files == folder(dir / "four"));
   std::vector<std::string> names;
   for (const auto& [name, bytes] : files) names.push_back(name);
+  // What is handed to students, and apart from it, in keys/, the keys.
   CHECK(names == std::vector<std::string>{"S001-2.answers.yaml", "S001-2.html", "_._.._etc_x.answers.yaml",
-                                          "_._.._etc_x.html", "class-key.html", "class-pack-2.answers.yaml",
-                                          "class-pack-2.html", "class-pack.html", "s001.answers.yaml", "s001.html",
-                                          "s002.answers.yaml", "s002.html"});
+                                          "_._.._etc_x.html", "class-pack-2.answers.yaml", "class-pack-2.html",
+                                          "class-pack.html", "keys/S001-2.key.html", "keys/_._.._etc_x.key.html",
+                                          "keys/class-key.html", "keys/class-pack-2.key.html", "keys/s001.key.html",
+                                          "keys/s002.key.html", "s001.answers.yaml", "s001.html", "s002.answers.yaml",
+                                          "s002.html"});
   CHECK(!fs::exists(scratch() / "etc"));
   CHECK(!fs::exists(dir / "etc"));
 
@@ -104,13 +110,14 @@ TEST_CASE("generate --roster writes a class ready to hand out, the same for any 
   const Variant ada = make_variant(rubric, 5, "s001");
   CHECK(files.at("s001.html") == sheet_html(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada", {}));
   CHECK(files.at("s001.answers.yaml") == render_answer_template(rubric, ada));
+  CHECK(files.at("keys/s001.key.html") == sheet_html(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada", {}));
   CHECK(count(files.at("s002.html"), "&lt;script&gt;alert(1)&lt;/script&gt;") == 1);
   CHECK(count(files.at("s002.html"), "<script") == 0);
   const std::string& pack = files.at("class-pack.html");
   CHECK(count(pack, "<article class=\"sheet worksheet\">") == 5);
   CHECK(count(pack, "<script") == 0);
   CHECK(count(pack, sheet_article(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada")) == 1);
-  const std::string& key = files.at("class-key.html");
+  const std::string& key = files.at("keys/class-key.html");
   CHECK(count(key, "<article class=\"sheet key\">") == 5);
   CHECK(count(key, sheet_article(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada")) == 1);
   // Students stay in roster order.
@@ -131,6 +138,22 @@ TEST_CASE("key and template with a roster, in every format") {
   REQUIRE(md.status == 0);
   const Rubric rubric = shipped("lesson");
   CHECK(read_file((dir / "m" / "b.md").string(), 1 << 20) == render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::worksheet));
+  CHECK(read_file((dir / "m" / "keys" / "b.key.md").string(), 1 << 20) ==
+        render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::key));
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "m")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.md", "b.answers.yaml", "b.md", "class-pack.html",
+                                          "keys/a.key.md", "keys/b.key.md", "keys/class-key.html"});
+  const Run tex = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' --format tex -o '{}'", roster,
+                                      (dir / "g").string()));
+  REQUIRE(tex.status == 0);
+  CHECK(tex.err == fmt::format("attnmark: wrote 2 worksheets and answer files, class-pack.html, class-pack.tex to {0}; "
+                               "2 keys, class-key.html, class-key.tex to {0}/keys\n", (dir / "g").string()));
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "g")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.tex", "b.answers.yaml", "b.tex", "class-pack.html",
+                                          "class-pack.tex", "keys/a.key.tex", "keys/b.key.tex", "keys/class-key.html",
+                                          "keys/class-key.tex"});
   const Run tpl = run_cli(fmt::format("template rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "t").string()));
   REQUIRE(tpl.status == 0);
   names.clear();
@@ -216,4 +239,119 @@ TEST_CASE("the id of --student is trimmed as answer files' ids are, so the templ
   const Run plain = run_cli("template rubrics/lesson.yaml --student s001");
   REQUIRE(plain.status == 0);
   CHECK(spaced.out == plain.out);
+}
+
+TEST_CASE("the format is taken from -o's name when --format is not given") {
+  const fs::path dir = scratch() / "format-from-name";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"ws.md", "md"}, {"ws.markdown", "md"}, {"ws.json", "json"}, {"ws.html", "html"},
+      {"WS.HTM", "html"}, {"ws.tex", "tex"}, {"ws", "md"}};
+  for (const auto& [name, format] : cases) {
+    INFO(name);
+    const std::string path = (dir / name).string();
+    const Run r = run_cli(fmt::format("generate rubrics/lesson.yaml --student s001 -o '{}'", path));
+    REQUIRE(r.status == 0);
+    CHECK(read_file(path, 1 << 24) == run_cli("generate rubrics/lesson.yaml --student s001 --format " + format).out);
+  }
+  const Run jsonl = run_cli(fmt::format("key rubrics/lesson.yaml --student s001 -o '{}'", (dir / "k.jsonl").string()));
+  REQUIRE(jsonl.status == 0);
+  CHECK(read_file((dir / "k.jsonl").string(), 1 << 24) ==
+        run_cli("key rubrics/lesson.yaml --student s001 --format jsonl").out);
+  // --format and a name that names no format agree; a name for another format does not.
+  const Run txt = run_cli(fmt::format("generate rubrics/lesson.yaml --format html -o '{}'", (dir / "ws.txt").string()));
+  CHECK(txt.status == 0);
+  const std::string html = (dir / "contradiction.html").string();
+  const Run contradiction = run_cli(fmt::format("generate rubrics/lesson.yaml --format md -o '{}'", html));
+  CHECK(contradiction.status == 2);
+  CHECK(contradiction.err == fmt::format("attnmark: --format md does not match -o '{}', a name for html; "
+                                         "leave out --format or rename the file\n", html));
+  CHECK(!fs::exists(html));
+  const std::string pdf = (dir / "ws.pdf").string();
+  const Run unknown = run_cli(fmt::format("generate rubrics/lesson.yaml -o '{}'", pdf));
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err == fmt::format("attnmark: -o: cannot tell the format from the name '{}'; "
+                                   "name the file .md, .json, .html or .tex, or give --format\n", pdf));
+  const Run key_unknown = run_cli(fmt::format("key rubrics/lesson.yaml -o '{}'", pdf));
+  CHECK(key_unknown.err == fmt::format("attnmark: -o: cannot tell the format from the name '{}'; "
+                                       "name the file .md, .json, .jsonl, .html or .tex, or give --format\n", pdf));
+  CHECK(!fs::exists(pdf));
+  // With --roster, -o is a folder whatever its name, but a key's .jsonl is one key per line.
+  const std::string roster = (dir / "roster.csv").string();
+  write_file(roster, "student\na\nb\n");
+  const Run folder_named = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", roster,
+                                               (dir / "class.html").string()));
+  CHECK(folder_named.status == 0);
+  CHECK(fs::exists(dir / "class.html" / "a.md"));
+  const Run lines = run_cli(fmt::format("key rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "keys.jsonl").string()));
+  CHECK(lines.status == 0);
+  CHECK(read_file((dir / "keys.jsonl").string(), 1 << 24) ==
+        run_cli(fmt::format("key rubrics/lesson.yaml --roster '{}' --format jsonl", roster)).out);
+}
+
+TEST_CASE("generate, key and template replace nothing without --force") {
+  const fs::path dir = scratch() / "force";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "ws.md").string();
+  write_file(path, "the teacher's own notes\n");
+  for (const char* command : {"generate", "key", "template"}) {
+    INFO(command);
+    const Run r = run_cli(fmt::format("{} rubrics/lesson.yaml -o '{}'", command, path));
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == fmt::format("attnmark: {}: already exists; pass --force to replace it\n", path));
+    CHECK(read_file(path, 1 << 20) == "the teacher's own notes\n");
+  }
+  const Run forced = run_cli(fmt::format("generate rubrics/lesson.yaml -o '{}' --force", path));
+  CHECK(forced.status == 0);
+  CHECK(read_file(path, 1 << 20) == run_cli("generate rubrics/lesson.yaml").out);
+  const Run folder_named = run_cli(fmt::format("generate rubrics/lesson.yaml -o '{}' --force", dir.string()));
+  CHECK(folder_named.status == 2);
+  CHECK(folder_named.err == fmt::format("attnmark: {}: is a folder; -o takes a file name here\n", dir.string()));
+
+  // A roster's folder: refused before anything is written when it holds a file the run would write.
+  const std::string roster = (dir / "roster.csv").string();
+  write_file(roster, "student\na\nb\n");
+  const std::string out = (dir / "class").string();
+  REQUIRE(run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", roster, out)).status == 0);
+  write_file((dir / "class" / "b.md").string(), "edited\n");
+  fs::remove(dir / "class" / "a.md");
+  const std::vector<std::string> before = listing(dir / "class");
+  const Run again = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", roster, out));
+  CHECK(again.status == 2);
+  CHECK(again.err == fmt::format("attnmark: {}: already holds 'a.answers.yaml'; pass --force to replace it, "
+                                 "or choose another -o\n", out));
+  CHECK(listing(dir / "class") == before);
+  const Run replaced = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}' --force", roster, out));
+  CHECK(replaced.status == 0);
+  CHECK(fs::exists(dir / "class" / "a.md"));
+  CHECK(read_file((dir / "class" / "b.md").string(), 1 << 20) != "edited\n");
+  // An empty folder that exists is filled.
+  fs::create_directories(dir / "empty");
+  CHECK(run_cli(fmt::format("template rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "empty").string())).status == 0);
+  CHECK(listing(dir / "empty") == std::vector<std::string>{"a.answers.yaml 813", "b.answers.yaml 813"});
+}
+
+TEST_CASE("generate --roster -o class/ with a trailing slash writes the folder class") {
+  const fs::path dir = scratch() / "trailing-slash";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string roster = (dir / "roster.csv").string();
+  write_file(roster, "student,name\ns001,Ada\ns002,Alan\n");
+  const Run r = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}/class/'",
+                                    roster, dir.string()));
+  CHECK(r.status == 0);
+  CHECK(r.err == fmt::format("attnmark: wrote 2 worksheets and answer files, class-pack.html to {0}/class/; "
+                             "2 keys, class-key.html to {0}/class/keys\n", dir.string()));
+  std::vector<std::string> names;
+  for (const auto& [name, bytes] : folder(dir / "class")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"class-pack.html", "keys/class-key.html", "keys/s001.key.html",
+                                          "keys/s002.key.html", "s001.answers.yaml", "s001.html", "s002.answers.yaml",
+                                          "s002.html"});
+  const Run keys = run_cli(fmt::format("key rubrics/one-token.yaml --seed 5 --roster '{}' -o '{}/keys//'", roster, dir.string()));
+  CHECK(keys.status == 0);
+  CHECK(keys.err == fmt::format("attnmark: wrote 2 keys, class-key.html to {}/keys//\n", dir.string()));
+  CHECK(listing(dir / "keys").size() == 3);
 }

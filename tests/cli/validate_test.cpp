@@ -1,5 +1,6 @@
 // attnmark validate (cli/validate.cpp), run as a user runs it: definition
-// errors with their place, the line and a caret; every shipped rubric passes.
+// errors with their place, the line and a caret, after "attnmark: " as every
+// command's; every shipped rubric passes.
 #include "support/test_support.h"
 
 #include <string>
@@ -12,13 +13,22 @@ TEST_CASE("definition errors exit 2 with file:line:column, the line and a caret"
   const Run r = run_cli("validate '" + path.string() + "'");
   CHECK(r.status == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == path.string() +
+  CHECK(r.err == "attnmark: " + path.string() +
                      ":2:11: q1.task: expected 'one-token' or 'all-tokens'; got 'one-tokn' (did you mean 'one-token'?)\n"
                      "  - task: one-tokn\n"
                      "          ^\n");
   const Run g = run_cli("generate '" + path.string() + "'");
   CHECK(g.status == 2);
   CHECK(g.err.rfind("attnmark: " + path.string() + ":2:11: q1.task:", 0) == 0);
+}
+
+TEST_CASE("validate checks every rubric after one fails, each error starting attnmark:") {
+  const Run r = run_cli("validate /no/such.yaml rubrics/one-token.yaml /no/other.yaml");
+  CHECK(r.status == 2);
+  CHECK(r.out == "rubrics/one-token.yaml: ok (1 question)\n");
+  CHECK(r.err ==
+        "attnmark: /no/such.yaml: cannot open: No such file or directory\n"
+        "attnmark: /no/other.yaml: cannot open: No such file or directory\n");
 }
 
 TEST_CASE("validate passes every shipped rubric") {
