@@ -1,4 +1,5 @@
-// attnmark check [RUBRIC] --answers FILE: a student's self-check.
+// attnmark check ANSWERS, check RUBRIC ANSWERS, or check [RUBRIC] --answers ANSWERS:
+// a student's self-check.
 #include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
@@ -19,34 +20,59 @@ namespace {
 
 // The rubric for a self-check: as given, else the one named in the answer
 // file, looked for beside the file and in ./rubrics/.
-Rubric rubric_for_check(const Options& options, const Submission& s) {
-  if (!options.rubrics.empty()) return load_rubric_file(options.rubrics[0]);
+Rubric rubric_for_check(const std::string& rubric_file, const std::string& answers, const Submission& s) {
+  if (!rubric_file.empty()) return load_rubric_file(rubric_file);
   if (s.rubric.empty() || s.rubric.find_first_of("/\\") != std::string::npos)
-    throw Error(options.answers, 0, 0, "names no rubric; give the rubric file: attnmark check RUBRIC --answers FILE");
-  const std::filesystem::path beside = std::filesystem::path(options.answers).parent_path() / (s.rubric + ".yaml");
+    throw Error(answers, 0, 0, "names no rubric; give the rubric file: attnmark check RUBRIC FILE");
+  const std::filesystem::path beside = std::filesystem::path(answers).parent_path() / (s.rubric + ".yaml");
   for (const std::filesystem::path& p : {beside, std::filesystem::path("rubrics") / (s.rubric + ".yaml")}) {
     std::error_code ec;
     if (std::filesystem::is_regular_file(p, ec)) return load_rubric_file(p.string());
   }
-  throw Error(options.answers, 0, 0,
+  throw Error(answers, 0, 0,
               fmt::format("is for rubric {}, but no {}.yaml is beside it or in rubrics/; give the rubric file",
                           quoted_printable(s.rubric), printable(s.rubric, 60)));
+}
+
+// Whether a file that reads as no answers at all is a rubric: the one
+// mistake worth naming when a single file is given.
+bool is_rubric(const std::string& path) {
+  try {
+    load_rubric_file(path);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 }  // namespace
 
 int run_check(const Options& options, std::ostream& out, std::ostream&) {
-  if (options.answers.empty()) throw Error("check: --answers FILE is required");
-  if (options.rubrics.size() > 1) throw Error("check: expected at most one rubric file");
+  // The answer file is --answers, else the last file named; a file before it
+  // is the rubric.
+  std::string rubric_file, answers = options.answers;
+  const std::size_t most = options.answers.empty() ? 2 : 1;  // files named besides --answers
+  if (options.rubrics.size() > most)
+    throw Error(options.answers.empty() ? "check: expected your answer file, or the rubric file and then your answer file"
+                                        : "check: expected at most one rubric file");
+  if (options.answers.empty()) {
+    if (options.rubrics.empty()) throw Error("check: give your answer file: attnmark check FILE");
+    answers = options.rubrics.back();
+    if (options.rubrics.size() == 2) rubric_file = options.rubrics.front();
+  } else if (!options.rubrics.empty()) {
+    rubric_file = options.rubrics.front();
+  }
   const ReadLimits limits;
-  const Submission s = read_answer_file(read_file(options.answers, limits.max_file_bytes), options.answers, limits);
-  if (!s.unreadable.empty()) throw Error(options.answers, 0, 0, s.unreadable);
-  const Rubric rubric = rubric_for_check(options, s);
+  const Submission s = read_answer_file(read_file(answers, limits.max_file_bytes), answers, limits);
+  if (!s.unreadable.empty()) throw Error(answers, 0, 0, s.unreadable);
+  if (rubric_file.empty() && s.rubric.empty() && s.answers.empty() && is_rubric(answers))
+    throw Error(answers, 0, 0, "is a rubric, not an answer file; give your answer file: attnmark check FILE");
+  const Rubric rubric = rubric_for_check(rubric_file, answers, s);
   const std::optional<std::uint64_t> seed =
       options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : s.seed ? s.seed : rubric.seed;
-  if (!seed) throw Error(options.answers, 0, 0, "records no seed; give --seed (from your worksheet)");
+  if (!seed) throw Error(answers, 0, 0, "records no seed; give --seed (from your worksheet)");
   const GradedSubmission g = judge(rubric, seed, s, "");
-  if (!g.marked) throw Error(options.answers, 0, 0, bounded_reason(g.reason, max_reason_bytes));
+  if (!g.marked) throw Error(answers, 0, 0, bounded_reason(g.reason, max_reason_bytes));
   out << check_table(rubric, g, options.reveal);
   return g.marked->score >= g.marked->max_score - 1e-9 ? 0 : 1;
 }

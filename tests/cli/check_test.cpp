@@ -65,8 +65,36 @@ TEST_CASE("check exits 2 when the answer file or rubric is unusable") {
   const Run none = run_cli("check --answers '" + (dir / "norubric.yaml").string() + "'");
   CHECK(none.status == 2);
   CHECK(none.err == "attnmark: " + (dir / "norubric.yaml").string() +
-                        ": names no rubric; give the rubric file: attnmark check RUBRIC --answers FILE\n");
+                        ": names no rubric; give the rubric file: attnmark check RUBRIC FILE\n");
   CHECK(run_cli("check rubrics/lesson.yaml --answers /no/such/file.yaml").status == 2);
+}
+
+TEST_CASE("check FILE: the answer file is the last file named, the rubric the one before it or the one it names") {
+  const auto path = scratch() / "s001-positional.yaml";
+  attnmark::write_file(path.string(), lesson_answers("[2, 0, 1]", "[0.67, 0.090, 0.245]", "[7.88, 2.12]"));
+  const Run flag = run_cli("check rubrics/lesson.yaml --answers '" + path.string() + "'");
+  REQUIRE(flag.status == 1);
+  for (const std::string& args : {"'" + path.string() + "'", "rubrics/lesson.yaml '" + path.string() + "'",
+                                  "--answers '" + path.string() + "'"}) {
+    INFO(args);
+    const Run r = run_cli("check " + args);
+    CHECK(r.status == 1);
+    CHECK(r.out == flag.out);
+    CHECK(r.err.empty());
+  }
+  // A rubric given where the answer file goes is named as what it is.
+  const Run rubric = run_cli("check rubrics/lesson.yaml");
+  CHECK(rubric.status == 2);
+  CHECK(rubric.err == "attnmark: rubrics/lesson.yaml: is a rubric, not an answer file; give your answer file: attnmark check FILE\n");
+  const Run none = run_cli("check");
+  CHECK(none.status == 2);
+  CHECK(none.err == "attnmark: check: give your answer file: attnmark check FILE\n");
+  const Run three = run_cli("check a.yaml b.yaml c.yaml");
+  CHECK(three.status == 2);
+  CHECK(three.err == "attnmark: check: expected your answer file, or the rubric file and then your answer file\n");
+  const Run two = run_cli("check a.yaml b.yaml --answers c.yaml");
+  CHECK(two.status == 2);
+  CHECK(two.err == "attnmark: check: expected at most one rubric file\n");
 }
 
 TEST_CASE("check and mark give the same verdicts, case by case") {
