@@ -20,13 +20,15 @@ namespace attnmark {
 enum class SubmissionStatus {
   duplicate,        // the same student handed in again later; the later one counts
   graded,           // marked
+  missing,          // on the roster, but handed nothing in
+  not_on_roster,    // marked, but its student id is not on the roster
   unanswered,       // read, but no cell was answered
   unknown_student,  // no student id, and none can be taken from the file name
   unreadable,       // not an answer file or sheet row that can be read
   wrong_rubric,     // answers recorded for another rubric
   wrong_variant,    // answers recorded for another variant than the student's
 };
-inline constexpr std::size_t submission_status_count = 7;
+inline constexpr std::size_t submission_status_count = 9;
 
 // The status as reports write it: "graded", "wrong-variant".
 const char* status_name(SubmissionStatus status);
@@ -38,6 +40,7 @@ using StatusTally = std::array<int, submission_status_count>;
 struct GradedSubmission {
   std::string source;   // file, or "sheet.csv:12"
   std::string student;
+  std::string name;     // the student's name, from the roster or the sheet; may be empty
   std::string variant;  // 16 hex digits, or empty when unknown
   SubmissionStatus status = SubmissionStatus::graded;
   std::string reason;   // why, for anything but graded

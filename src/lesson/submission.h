@@ -30,6 +30,7 @@ struct PartAnswer {
 struct Submission {
   std::string source;   // where it came from: "answers/s001.yaml", "class.csv:12"
   std::string student;  // may be empty when the file does not say
+  std::string name;     // the student's name, when a sheet has a name column
   std::string rubric;   // the rubric name recorded in the file, or empty
   std::optional<std::uint64_t> seed;  // recorded in the file
   std::string variant;                // recorded in the file (16 hex digits), or empty

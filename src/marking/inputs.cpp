@@ -142,6 +142,11 @@ Submission Inputs::take(std::size_t i) {
   Submission s = parsed[place.file] ? std::move(*parsed[place.file]) : sheets[place.file]->submission(place.row);
   s.source = source(i);
   if (auto flag = flags.find(i); flag != flags.end()) s.notes.insert(s.notes.begin(), flag->second);
+  if (auto written = written_ids.find(i); written != written_ids.end()) {
+    s.student = students[i];
+    s.notes.insert(s.notes.begin(), fmt::format("the file says student {}; marked as the roster's {} (--near-ids match)",
+                                                quoted_printable(written->second), quoted_printable(students[i])));
+  }
   return s;
 }
 
@@ -153,12 +158,14 @@ std::string Inputs::superseded_reason(std::size_t i) const {
   return "superseded by the later submission " + source(counted);
 }
 
-Inputs read_inputs(InputList list, unsigned jobs) {
+Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_columns,
+                   const std::function<std::string(const std::string&)>& counts_as) {
   // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
   ReadLimits limits;
   limits.max_sheet_bytes = std::size_t{256} << 20;
   limits.max_sheet_rows = 1'000'000;
   limits.max_sheet_cells = 50'000'000;
+  limits.sheet_columns = sheet_columns;
   Inputs in;
   in.notices = std::move(list.notices);
   const std::size_t n = list.files.size();
@@ -175,6 +182,11 @@ Inputs read_inputs(InputList list, unsigned jobs) {
   });
   std::vector<std::size_t> file_of;  // per submission: its input file
   auto add = [&](const Place& place, std::string student) {
+    if (counts_as && !student.empty())
+      if (std::string as = counts_as(student); as != student) {
+        in.written_ids.emplace(in.submissions.size(), std::move(student));
+        student = std::move(as);
+      }
     in.submissions.push_back(place);
     in.students.push_back(std::move(student));
     file_of.push_back(place.file);
@@ -205,6 +217,8 @@ Inputs read_inputs(InputList list, unsigned jobs) {
                                                 in.shown[i], unknown.size(), names),
                               false});
       }
+    } catch (const ColumnError&) {
+      throw;  // the teacher's to fix with --id-column: no reports from a guess
     } catch (const Error& e) {
       in.parsed[i] = unreadable(in.shown[i], error_text(e, in.shown[i]));
       in.sheets[i].reset();

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,7 @@ struct Inputs {
   std::vector<std::string> students;     // per submission: the student id it gives, or ""
   std::vector<std::size_t> superseding;  // per submission: the one that counts for its student, or `counts`
   std::unordered_map<std::size_t, std::string> flags;  // submission → why its place and its student disagree
+  std::unordered_map<std::size_t, std::string> written_ids;  // submission → the id it gave, when it counts as another
   std::vector<InputNotice> notices;      // what was not read, and sheets' columns that were not marked
 
   // Submission i, read (a sheet row) or taken (an answer file: once only),
@@ -100,6 +102,10 @@ struct Inputs {
 
 // Reads and checks every input, answer files on up to `jobs` threads.
 // Unreadable files and sheets become one unreadable submission each.
-Inputs read_inputs(InputList list, unsigned jobs);
+// `sheet_columns` says which columns of a sheet hold ids and names;
+// `counts_as`, when given, is the id each given id counts as (a roster's id
+// for a near-miss, with --near-ids match), before superseding is decided.
+Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_columns = {},
+                   const std::function<std::string(const std::string&)>& counts_as = {});
 
 }  // namespace attnmark

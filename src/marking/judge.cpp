@@ -14,6 +14,7 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
   GradedSubmission g;
   g.source = s.source;
   g.student = s.student;
+  g.name = s.name;
   g.variant = s.variant;
   if (!s.unreadable.empty()) {
     g.status = SubmissionStatus::unreadable;

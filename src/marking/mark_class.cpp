@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <fmt/format.h>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -18,11 +19,13 @@
 #include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"
+#include "marking/class_roster.h"
 #include "marking/inputs.h"
 #include "marking/judge.h"
 #include "marking/summary.h"
 #include "writers/feedback.h"
 #include "writers/gradebook.h"
+#include "writers/lms_export.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;
@@ -38,17 +41,39 @@ struct FeedbackFiles {
 // the number of threads, so the reports are too. Their text buffers are
 // reused from chunk to chunk.
 struct Chunk {
-  std::string gradebook;             // their gradebook rows
+  std::string gradebook;             // the gradebook rows of those that count, in order
+  std::vector<std::pair<std::size_t, std::size_t>> rows;  // (submission, end of its row in `gradebook`)
   std::string jsonl;                 // their feedback.jsonl lines (feedback jsonl)
   std::vector<FeedbackFiles> files;  // theirs, in order (feedback files)
+  std::vector<std::pair<std::size_t, LmsRow>> exports;  // (submission, its row) of those that count (--export)
   std::optional<ClassSummary> summary;
 };
 
 constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
+// What the roster says of a judged submission that counts: its name, or
+// that its id is not on the roster (and the id it most likely meant).
+void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
+  if (g.student.empty()) return;
+  if (const std::size_t at = roster.find(g.student); at != ClassRoster::npos) {
+    if (!roster.students()[at].name.empty()) g.name = roster.students()[at].name;
+    return;
+  }
+  const std::string near = roster.near(g.student);
+  std::string reason = "not on the roster";
+  if (!near.empty())
+    reason += fmt::format("; did you mean {}? (--near-ids match marks it as {})", quoted_printable(near),
+                          quoted_printable(near));
+  g.status = SubmissionStatus::not_on_roster;
+  g.reason = g.reason.empty() ? reason : reason + "; " + g.reason;
+}
+
 // Judges chunk c of the inputs' submissions into `chunk`.
-void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in, std::size_t c, Chunk& chunk) {
+void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, Inputs& in,
+                 std::size_t c, Chunk& chunk) {
   chunk.gradebook.clear();
+  chunk.rows.clear();
+  chunk.exports.clear();
   chunk.jsonl.clear();
   chunk.summary.emplace(rubric);
   const std::size_t first = c * chunk_size, end = std::min(in.submissions.size(), first + chunk_size);
@@ -68,7 +93,17 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, Inputs& in,
       graded.status = SubmissionStatus::unreadable;
       graded.reason = "cannot make the variant this file is for: " + e.message();
     }
-    append_gradebook_row(chunk.gradebook, rubric, graded);
+    const bool counts = in.superseding[i] == Inputs::counts;
+    if (roster && counts) apply_roster(*roster, graded);
+    if (counts) {
+      // A superseded submission is no gradebook row: a lookup by id finds the one that counts.
+      append_gradebook_row(chunk.gradebook, rubric, graded);
+      chunk.rows.emplace_back(i, chunk.gradebook.size());
+      if (!settings.exports.empty() && !graded.student.empty() && graded.status != SubmissionStatus::not_on_roster)
+        chunk.exports.emplace_back(i, LmsRow{graded.student, graded.name,
+                                             graded.marked ? std::optional<double>(graded.marked->score) : std::nullopt,
+                                             lms_feedback(rubric, graded), {}});
+    }
     if (settings.feedback == FeedbackMode::jsonl) {
       append_feedback_json(chunk.jsonl, graded);
       chunk.jsonl += '\n';
@@ -150,14 +185,44 @@ std::vector<std::string> feedback_stems(const Inputs& in) {
   return stems;
 }
 
+// With a roster, the order of the gradebook: each roster student's counted
+// submission (or none), then the counted ones not on the roster, then those
+// without a student id, each in input order.
+struct RosterOrder {
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> of_student;  // per roster student: the submission that counts, or none
+  std::vector<std::size_t> others;      // not on the roster, then without an id
+};
+
+RosterOrder roster_order(const ClassRoster& roster, const Inputs& in) {
+  RosterOrder order;
+  order.of_student.assign(roster.students().size(), RosterOrder::none);
+  std::vector<std::size_t> without_id;
+  for (std::size_t k = 0; k < in.submissions.size(); ++k) {
+    if (in.superseding[k] != Inputs::counts) continue;
+    if (in.students[k].empty()) {
+      without_id.push_back(k);
+    } else if (const std::size_t at = roster.find(in.students[k]); at != ClassRoster::npos) {
+      order.of_student[at] = k;
+    } else {
+      order.others.push_back(k);
+    }
+  }
+  order.others.insert(order.others.end(), without_id.begin(), without_id.end());
+  return order;
+}
+
 // Writes the reports as submissions arrive into a temporary folder beside
 // --out, which takes the place of --out whole when the run has finished; a
 // run that fails leaves --out as it was.
 class ReportWriter {
  public:
   // REQUIRES: check_out_folder(settings) passed; `replace` is what it returned.
-  ReportWriter(const Rubric& rubric, const MarkSettings& settings, std::vector<std::string> stems, bool replace)
-      : rubric_(rubric), settings_(settings), summary_(rubric), stems_(std::move(stems)), replace_(replace) {
+  // `roster` and `order`, when given, outlive the writer.
+  ReportWriter(const Rubric& rubric, const MarkSettings& settings, std::vector<std::string> stems, bool replace,
+               const ClassRoster* roster, const RosterOrder* order)
+      : rubric_(rubric), settings_(settings), summary_(rubric), stems_(std::move(stems)), replace_(replace),
+        roster_(roster), order_(order) {
     const fs::path out = fs::path(settings.out_dir);
     std::error_code ec;
     if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
@@ -174,12 +239,23 @@ class ReportWriter {
   // Adds a chunk's submissions, the first of them submission `first`, after
   // those added before. Empties the chunk.
   void add(Chunk& chunk, std::size_t first) {
-    gradebook_->append(chunk.gradebook);
+    if (!roster_) {
+      gradebook_->append(chunk.gradebook);
+    } else {
+      // Held until the end: the gradebook follows the roster's order.
+      std::size_t start = 0;
+      for (const auto& [k, end] : chunk.rows) {
+        held_rows_.emplace(k, chunk.gradebook.substr(start, end - start));
+        start = end;
+      }
+    }
+    for (auto& [k, row] : chunk.exports) exports_.emplace_back(k, std::move(row));
     if (jsonl_) jsonl_->append(chunk.jsonl);
     std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       ClassSummary::Row& row = rows[i];
       if (row.status != SubmissionStatus::duplicate && !row.score) ++unmarked_;
+      if (row.status == SubmissionStatus::not_on_roster) ++not_on_roster_;
       if (settings_.feedback == FeedbackMode::files) {
         // (Only then: summary.html links each row to its feedback page by this name.)
         row.file_stem = stems_[first + i];
@@ -202,6 +278,40 @@ class ReportWriter {
       summary_.add_notice(n.text);
       if (n.needs_teacher) ++marked.not_read;
     }
+    std::vector<LmsRow> lms;  // the exports' rows, in the gradebook's order
+    std::unordered_map<std::size_t, LmsRow*> lms_of;
+    for (auto& [k, row] : exports_) lms_of.emplace(k, &row);
+    if (roster_) {
+      for (std::size_t r = 0; r < order_->of_student.size(); ++r) {
+        const RosterEntry& entry = roster_->students()[r];
+        const std::size_t k = order_->of_student[r];
+        if (k != RosterOrder::none) {
+          gradebook_->append(held_rows_.at(k));
+        } else {
+          GradedSubmission missing;
+          missing.student = entry.student;
+          missing.name = entry.name;
+          missing.status = SubmissionStatus::missing;
+          missing.reason = "no submission";
+          std::string row;
+          append_gradebook_row(row, rubric_, missing);
+          gradebook_->append(row);
+          summary_.add(missing);
+          ++marked.missing;
+        }
+        if (!settings_.exports.empty()) {
+          const auto it = k == RosterOrder::none ? lms_of.end() : lms_of.find(k);
+          LmsRow row = it != lms_of.end() ? std::move(*it->second) : LmsRow{entry.student, entry.name, std::nullopt, "no submission", {}};
+          row.name = entry.name.empty() ? row.name : entry.name;
+          row.fields = entry.fields;
+          lms.push_back(std::move(row));
+        }
+      }
+      for (const std::size_t k : order_->others) gradebook_->append(held_rows_.at(k));
+    } else {
+      for (auto& [k, row] : exports_) lms.push_back(std::move(row));
+    }
+    write_exports(lms);
     // The two summaries at once, with more than one job (each reads the summary only).
     auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
                                [&] { write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_)); });
@@ -213,7 +323,19 @@ class ReportWriter {
     staging_->commit(replace_);
     marked.statuses = summary_.statuses();
     marked.unmarked = unmarked_;
+    marked.not_on_roster = not_on_roster_;
     return marked;
+  }
+
+  // canvas.csv and moodle.csv, as --export asks.
+  void write_exports(const std::vector<LmsRow>& rows) {
+    const std::string& assignment = settings_.assignment.empty() ? display_title(rubric_) : settings_.assignment;
+    for (const std::string& format : settings_.exports) {
+      if (format == "canvas")
+        write_file((root_ / "canvas.csv").string(), canvas_csv(rows, assignment, settings_.assignment_id, max_score(rubric_)));
+      else if (format == "moodle")
+        write_file((root_ / "moodle.csv").string(), moodle_csv(rows, assignment));
+    }
   }
 
  private:
@@ -222,7 +344,11 @@ class ReportWriter {
   ClassSummary summary_;
   std::vector<std::string> stems_;  // feedback file names, per submission (feedback files)
   bool replace_;                    // an earlier run's folder is at --out
-  std::size_t unmarked_ = 0;
+  std::size_t unmarked_ = 0, not_on_roster_ = 0;
+  const ClassRoster* roster_;   // --roster, or null
+  const RosterOrder* order_;    // with a roster: the gradebook's order
+  std::unordered_map<std::size_t, std::string> held_rows_;  // with a roster: submission → its gradebook row
+  std::vector<std::pair<std::size_t, LmsRow>> exports_;     // (submission, row) for --export, in input order
   std::optional<NewFolder> staging_;  // the new --out, until it takes its place
   fs::path root_;                     // staging_'s temporary folder
   std::optional<NewFile> gradebook_, jsonl_;
@@ -239,12 +365,13 @@ void report_notices(const std::vector<InputNotice>& notices, std::ostream& err) 
     err << fmt::format("attnmark: ... and {} more; every one is listed in summary.md\n", notices.size() - shown);
 }
 
-ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, Inputs& in, ReportWriter& writer) {
+ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, Inputs& in,
+                        ReportWriter& writer) {
   const std::size_t chunks = (in.submissions.size() + chunk_size - 1) / chunk_size;
   if (settings.jobs == 1) {  // one thread throughout
     Chunk chunk;
     for (std::size_t c = 0; c < chunks; ++c) {
-      judge_chunk(rubric, settings, in, c, chunk);
+      judge_chunk(rubric, settings, roster, in, c, chunk);
       writer.add(chunk, c * chunk_size);
     }
     return writer.finish(in.notices);
@@ -271,7 +398,7 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, Inpu
       }
       std::exception_ptr error;
       try {
-        judge_chunk(rubric, settings, in, c, slots[c % ring]);
+        judge_chunk(rubric, settings, roster, in, c, slots[c % ring]);
       } catch (...) {
         error = std::current_exception();
       }
@@ -326,11 +453,26 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
     if (const fs::path target = fs::canonical(cleaned.out_dir, ec); !ec) cleaned.out_dir = target.string();
   InputList list = input_files(inputs, cleaned.out_dir);  // first: an input inside --out is the clearer error
   const bool replace = check_out_folder(cleaned);
-  Inputs in = read_inputs(std::move(list), cleaned.jobs);
+  for (const std::string& format : cleaned.exports)
+    if (format != "canvas" && format != "moodle")
+      throw Error(fmt::format("--export: expected canvas or moodle; got {}", quoted_printable(format)));
+  std::optional<ClassRoster> roster;
+  if (cleaned.roster) roster.emplace(*cleaned.roster);
+  std::function<std::string(const std::string&)> counts_as;
+  if (roster && cleaned.match_near_ids)
+    counts_as = [&](const std::string& id) {
+      if (roster->find(id) != ClassRoster::npos) return id;
+      const std::string near = roster->near(id);
+      return near.empty() ? id : near;
+    };
+  Inputs in = read_inputs(std::move(list), cleaned.jobs, cleaned.sheet_columns, counts_as);
   report_notices(in.notices, err);
+  std::optional<RosterOrder> order;
+  if (roster) order.emplace(roster_order(*roster, in));
   ReportWriter writer(rubric, cleaned,
-                      cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace);
-  return mark_chunks(rubric, cleaned, in, writer);
+                      cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace,
+                      roster ? &*roster : nullptr, order ? &*order : nullptr);
+  return mark_chunks(rubric, cleaned, roster ? &*roster : nullptr, in, writer);
 }
 
 

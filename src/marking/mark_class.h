@@ -21,6 +21,7 @@
 
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
+#include "readers/roster.h"
 #include "writers/theme.h"
 
 namespace attnmark {
@@ -40,6 +41,12 @@ struct MarkSettings {
   std::string out_dir;
   bool force = false;                  // replace an earlier run's reports
   HtmlStyle style;                     // summary.html and feedback pages
+  std::optional<std::vector<RosterEntry>> roster;  // --roster: a gradebook row per roster student, in its order
+  bool match_near_ids = false;         // --near-ids match: S002 is marked as the roster's s002
+  ColumnChoice sheet_columns;          // --id-column, --name-column for sheets
+  std::vector<std::string> exports;    // LMS gradebooks to write too: "canvas", "moodle"
+  std::string assignment;              // their assignment name (default: the rubric's title)
+  std::string assignment_id;           // Canvas's id of the assignment, if known
 };
 
 // What a run of mark_class made of the class.
@@ -47,15 +54,22 @@ struct ClassMarked {
   StatusTally statuses{};      // how many submissions got each status
   std::size_t unmarked = 0;    // submissions that count but got no marks (unreadable, wrong rubric, ...)
   std::size_t not_read = 0;    // files under the inputs not read, places that could not be read, flagged files
-  // True when every submission that counts was marked and nothing in the inputs needs the teacher.
-  bool complete() const { return unmarked == 0 && not_read == 0; }
+  std::size_t missing = 0;     // roster students without a submission
+  std::size_t not_on_roster = 0;  // submissions whose id is not on the roster
+  // True when every submission that counts was marked, every roster student
+  // handed in, and nothing in the inputs needs the teacher.
+  bool complete() const { return unmarked == 0 && not_read == 0 && missing == 0 && not_on_roster == 0; }
 };
 
 // Marks every input (answer files, folders of them, CSV sheets) and writes
-// gradebook.csv, summary.md, summary.html and the feedback into
-// settings.out_dir. Every file and sheet row appears exactly once in the
-// gradebook; what the inputs hold that is not marked is listed in the
-// summaries and on `err`.
+// gradebook.csv, summary.md, summary.html, the feedback and the LMS exports
+// into settings.out_dir. The gradebook has one row per student: the
+// submission that counts (a superseded one is listed in the summaries, not
+// as a row a lookup could find first), and one per submission without a
+// student id. With a roster: a row per roster student in roster order
+// (`missing` when they handed nothing in), then `not-on-roster` rows, then
+// those without an id. What the inputs hold that is not marked is listed in
+// the summaries and on `err`.
 //
 // The reports are built in a temporary folder beside out_dir and put in its
 // place whole when the run ends (an earlier run's folder is swapped out in

@@ -508,6 +508,7 @@ ColumnKind classify(std::string_view name, std::size_t cap, CellColumn& out) {
 struct SheetLayout {
   std::size_t fields = 0;
   std::size_t student = 0;
+  ClassColumns columns;  // where the ids and names are
   std::optional<std::size_t> seed, variant, rubric;
   std::vector<CellColumn> cells;
   std::size_t cells_per_row = 0;  // answer cells each row makes (the parts' rectangles)
@@ -521,15 +522,15 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
                         SheetInfo& info) {
   SheetLayout layout;
   layout.fields = header.fields.size();
-  std::optional<std::size_t> student;
+  layout.columns = class_columns(header.fields, limits.sheet_columns, file, header.line);
+  const std::optional<std::size_t> student = layout.columns.id;
   std::set<std::tuple<std::string, std::string, std::size_t, std::size_t>> seen;
   std::size_t cells = 0;
   for (std::size_t i = 0; i < header.fields.size(); ++i) {
     const std::string_view name = trim(header.fields[i]);
     const std::string key = lower(name);
     // The first of repeated special columns wins; later ones are ignored.
-    if (key == "student" && !student) student = i;
-    else if (key == "seed" && !layout.seed) layout.seed = i;
+    if (key == "seed" && !layout.seed) layout.seed = i;
     else if (key == "variant" && !layout.variant) layout.variant = i;
     else if (key == "rubric" && !layout.rubric) layout.rubric = i;
     CellColumn cell;
@@ -553,17 +554,7 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
     layout.cells.push_back(std::move(cell));
   }
   layout.cells_per_row = cells;
-  if (!student) {
-    std::string names;
-    constexpr std::size_t shown = 20;
-    for (std::size_t i = 0; i < header.fields.size() && i < shown; ++i) {
-      const std::string_view name = trim(header.fields[i]);
-      names += (i ? ", " : "") + (name.empty() ? std::string("(blank)") : printable(name, 40));
-    }
-    if (header.fields.size() > shown)
-      names += ", ... (" + std::to_string(header.fields.size() - shown) + " more)";
-    throw Error(file, header.line, 0, "no 'student' column in the header; columns are: " + names);
-  }
+  if (!student) throw ColumnError(file, header.line, 0, no_id_column_message(header.fields));
   layout.student = *student;
   return layout;
 }
@@ -577,6 +568,7 @@ Submission read_row(const CsvRecord& record, const SheetLayout& layout, const st
                       " but the header has " + std::to_string(layout.fields));
   auto field = [&](std::size_t i) { return i < n ? trim(record.fields[i]) : std::string_view(); };
   s.student = read_name(field(layout.student), "student", s);
+  s.name = name_in(record.fields, layout.columns);
   if (layout.rubric) s.rubric = read_name(field(*layout.rubric), "rubric", s);
   if (layout.seed) read_seed(field(*layout.seed), s);
   if (layout.variant) read_variant(field(*layout.variant), s);
@@ -651,7 +643,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
   // before any row is handed out, so a caller never acts on half a sheet.
   CsvReader reader(text, file_);
   if (!reader.next(record))
-    throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a 'student' column");
+    throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a student id column");
   auto layout = std::make_shared<SheetLayout>(read_header(record, file_, limits, info));
   std::size_t rows = 0;
   for (CsvReader::Position at = reader.position(); reader.next(record); at = reader.position()) {

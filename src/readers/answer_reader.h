@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lesson/submission.h"
+#include "readers/columns.h"
 #include "readers/csv.h"
 
 namespace attnmark {
@@ -30,6 +31,7 @@ struct ReadLimits {
   std::size_t max_cells = 10000;               // answer cells per submission (file or row)
   std::size_t max_sheet_rows = 10000;          // data rows per sheet
   std::size_t max_sheet_cells = 1'000'000;     // answer cells per sheet, all rows together
+  ColumnChoice sheet_columns;                  // a sheet's id and name columns (--id-column, --name-column)
 };
 
 // Reads an answer file: JSON when the text starts with '{' (after an optional
@@ -81,8 +83,11 @@ struct SheetInfo {
 
 // Reads a class sheet (CSV, UTF-8, optional BOM, any line endings).
 //
-// The header row needs a `student` column (case-insensitive, trimmed) and may
-// have `seed`, `variant` and `rubric` columns. A cell column is named
+// The header row needs a student id column (class_columns in
+// readers/columns.h: `student`, `Student ID`, `id`, ..., `email`, or the one
+// limits.sheet_columns names), may have a name column (`name`, `full name`,
+// or `first name` and `last name`), and `seed`, `variant` and `rubric`
+// columns. A cell column is named
 // question.part[.index[.index]] with 1-based indices: `q1.weights.2` is
 // rows[0][1] of a one-row part, `q2.scores.1.3` is rows[0][2] of a matrix,
 // `q3.most_attended` is rows[0][0]. A question id here is 1 to 40 letters,
@@ -100,8 +105,9 @@ struct SheetInfo {
 // cannot be read: a binary, UTF-16 or non-UTF-8 file (messages as above),
 // "file is N bytes; the limit for a sheet is M" (max_sheet_bytes), malformed
 // CSV (csv.h), no header ("the sheet is empty; expected a header row with a
-// 'student' column"), no student column ("no 'student' column in the header;
-// columns are: a, b, c"), "the header's cell columns make more than M answer
+// student id column"), no id column (no_id_column_message: "expected a
+// student id column in the header (student, ...), or name it with
+// --id-column; got 'a', 'b'"), "the header's cell columns make more than M answer
 // cells per student" (max_cells), "more than M rows of answers; split the
 // sheet into smaller ones" (max_sheet_rows, counting rows that are not all
 // blank), or "more than M answer cells (R rows of C); split the sheet into

@@ -47,7 +47,7 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
   auto chosen = [&](const std::string& title, const char* option) {
     const std::optional<std::size_t> at = find(header, key(title));
     if (!at)
-      throw Error(file, line, 0,
+      throw ColumnError(file, line, 0,
                   fmt::format("{} {}: no such column in the header; got {}", option, quoted_printable(title), header_list(header)));
     return at;
   };

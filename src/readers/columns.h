@@ -11,7 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
+
 namespace attnmark {
+
+// A header without the id column asked for or recognised: the teacher's to
+// fix (--id-column), so `mark` stops on it (exit 2) rather than marking the
+// sheet as one unreadable row.
+class ColumnError : public Error {
+ public:
+  using Error::Error;
+};
 
 // The headers asked for on the command line (--id-column, --name-column);
 // empty means "recognise one".
@@ -34,8 +44,8 @@ struct ClassColumns {
 // id number, sis user id, sis login id, username, login, email, email address.
 const std::vector<std::string>& id_column_titles();
 
-// Finds the columns in `header`. A chosen header that is missing is an
-// Error naming the headers there are. In a Canvas export the id is the SIS
+// Finds the columns in `header`. A chosen header that is missing is a
+// ColumnError naming the headers there are. In a Canvas export the id is the SIS
 // User ID and the name the Student column. Names: `name`, `full name`,
 // `student name`, `display name`, else `first name` with `last name` or
 // `surname`.

@@ -24,7 +24,7 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
   const int header_line = record.line;
   const std::vector<std::string> header = record.fields;
   const ClassColumns columns = class_columns(header, choice, file, header_line);
-  if (!columns.id) throw Error(file, header_line, 0, no_id_column_message(header));
+  if (!columns.id) throw ColumnError(file, header_line, 0, no_id_column_message(header));
   std::vector<std::string> keys;
   for (const std::string& h : header) keys.push_back(lower(trim(h)));
   std::vector<RosterEntry> students;

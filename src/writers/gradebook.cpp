@@ -7,7 +7,7 @@
 namespace attnmark {
 
 std::string gradebook_header(const Rubric& rubric) {
-  std::string out = "student,variant,status,score,max_score";
+  std::string out = "student,name,variant,status,score,max_score";
   for (const QuestionSpec& q : rubric.questions) {
     out += ',';
     out += csv_field(q.id);
@@ -18,6 +18,8 @@ std::string gradebook_header(const Rubric& rubric) {
 
 void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
   out += csv_text_field(g.student);
+  out += ',';
+  out += csv_text_field(printable(g.name, 200));
   out += ',';
   out += csv_text_field(g.variant);
   out += ',';

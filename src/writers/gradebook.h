@@ -1,9 +1,9 @@
-// writers/gradebook.h: gradebook.csv, one row per submission, for spreadsheets and
+// writers/gradebook.h: gradebook.csv, one row per student, for spreadsheets and
 // LMS imports (CRLF line ends; text from students neutralised, see
 // csv_writer.h).
 //
 //   std::string csv = gradebook_header(rubric);
-//   append_gradebook_row(csv, rubric, graded);  // student,variant,status,score,...
+//   append_gradebook_row(csv, rubric, graded);  // student,name,variant,status,score,...
 #pragma once
 
 #include <string>
@@ -13,8 +13,8 @@
 
 namespace attnmark {
 
-// The header line: student, variant, status, score, max_score, a column per
-// question, source, reason.
+// The header line: student, name, variant, status, score, max_score, a
+// column per question, source, reason.
 std::string gradebook_header(const Rubric& rubric);
 
 // One submission's line (CRLF-terminated), appended to out. The source and

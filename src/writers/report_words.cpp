@@ -75,6 +75,7 @@ std::string score_text(double score) {
 const char* status_class(SubmissionStatus status) {
   switch (status) {
     case SubmissionStatus::graded: return "";
+    case SubmissionStatus::missing:
     case SubmissionStatus::unreadable:
     case SubmissionStatus::wrong_rubric: return " class=\"bad\"";
     default: return " class=\"warn\"";

@@ -33,18 +33,18 @@ std::string slurp(const fs::path& p) { return attnmark::read_file(p.string(), 1 
 
 // One gradebook row as the test reads it.
 struct Row {
-  std::string student, status, score, source;
+  std::string student, name, status, score, source;
 };
 
 std::vector<Row> gradebook(const fs::path& out) {
   const auto records = parse_csv(slurp(out / "gradebook.csv"));
   REQUIRE(!records.empty());
-  REQUIRE(records[0] == std::vector<std::string>{"student", "variant", "status", "score", "max_score", "q1", "q2",
-                                                 "source", "reason"});
+  REQUIRE(records[0] == std::vector<std::string>{"student", "name", "variant", "status", "score", "max_score", "q1",
+                                                 "q2", "source", "reason"});
   std::vector<Row> rows;
   for (std::size_t i = 1; i < records.size(); ++i) {
-    REQUIRE(records[i].size() == 9);
-    rows.push_back({records[i][0], records[i][2], records[i][3], records[i][7]});
+    REQUIRE(records[i].size() == 10);
+    rows.push_back({records[i][0], records[i][1], records[i][3], records[i][4], records[i][8]});
   }
   return rows;
 }
@@ -86,7 +86,7 @@ std::vector<Expected> folder_expected() {
                         {"", "unreadable", ""},             // s23.yaml: YAML syntax error
                         {"", "unreadable", ""},             // s24.docx: binary, NUL bytes
                         {"", "unreadable", ""},             // s25.yaml: UTF-16
-                        {"s26", "duplicate", ""},           // s26-2026-03-02.yaml: replaced by the later upload
+                        // (s26-2026-03-02.yaml, replaced by the later upload, is in the summary, not a row)
                         {"s26", "graded", "15"},            // s26-2026-03-05.yaml
                         {"s27", "wrong-variant", "6.5"},    // s01's file with the id changed
                         {"s28", "wrong-rubric", ""},        // the lesson's answer file
@@ -98,8 +98,7 @@ std::vector<Expected> folder_expected() {
 std::vector<Expected> sheet_expected() {
   std::vector<Expected> e = common;
   e.insert(e.end(), {
-                        {"s26", "duplicate", ""},
-                        {"s26", "graded", "15"},
+                        {"s26", "graded", "15"},  // the later of s26's two rows
                         {"", "unknown-student", ""},  // no student id, and a sheet has no variant
                     });
   return e;
@@ -340,10 +339,10 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would",
 
   SECTION("gradebook: every row's student, status and score") { check_gradebook(rows, folder_expected()); }
 
-  SECTION("every uploaded file is a row exactly once, in sorted order") {
+  SECTION("every uploaded file is a row exactly once, in sorted order, but the superseded upload") {
     std::vector<std::string> files;
     for (const auto& e : fs::directory_iterator(root / "fixtures/class/answers"))
-      files.push_back("fixtures/class/answers/" + e.path().filename().string());
+      if (e.path().filename() != "s26-2026-03-02.yaml") files.push_back("fixtures/class/answers/" + e.path().filename().string());
     std::sort(files.begin(), files.end());
     std::vector<std::string> sources;
     for (const Row& r : rows) sources.push_back(r.source);
@@ -353,12 +352,14 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would",
   SECTION("unreadable uploads say why") {
     const auto records = parse_csv(slurp(out / "gradebook.csv"));
     std::map<std::string, std::string> reason;
-    for (const auto& r : records) reason[r[7]] = r[8];
+    for (const auto& r : records) reason[r[8]] = r[9];
     CHECK(reason["fixtures/class/answers/s23.yaml"].find("YAML syntax") != std::string::npos);
     CHECK(reason["fixtures/class/answers/s24.docx"] == "binary file (contains NUL bytes)");
     CHECK(reason["fixtures/class/answers/s25.yaml"] == "UTF-16 text; save the file as UTF-8");
-    CHECK(reason["fixtures/class/answers/s26-2026-03-02.yaml"] ==
-          "superseded by the later submission fixtures/class/answers/s26-2026-03-05.yaml");
+    CHECK(reason.count("fixtures/class/answers/s26-2026-03-02.yaml") == 0);  // superseded: in the summary
+    CHECK(slurp(out / "summary.md").find("| fixtures/class/answers/s26-2026-03-02.yaml | s26 | duplicate | superseded by "
+                                         "the later submission fixtures/class/answers/s26-2026-03-05.yaml |") !=
+          std::string::npos);
     CHECK(reason["fixtures/class/answers/s28.yaml"] == "answers are for rubric 'lesson', not 'class-demo'");
     CHECK(reason["fixtures/class/answers/s27.yaml"].find("the file is for variant 0a3dbb1cf6ce0f62") == 0);
     CHECK(reason["fixtures/class/answers/unnamed.yaml"] ==
@@ -408,9 +409,21 @@ TEST_CASE("the demo class's form export is marked the same way", "[threads]") {
       if (!blank) lines.push_back("fixtures/class/sheet.csv:" + std::to_string(i + 1));
     }
     CHECK(lines.size() == 25);
+    // The first of s26's two rows is superseded: in the summary, not the gradebook.
+    const std::string superseded = "fixtures/class/sheet.csv:24";
+    CHECK(slurp(out / "summary.md").find("| " + superseded + " | s26 | duplicate | superseded by the later submission "
+                                         "fixtures/class/sheet.csv:25 |") != std::string::npos);
+    lines.erase(std::find(lines.begin(), lines.end(), superseded));
     std::vector<std::string> sources;
     for (const Row& r : rows) sources.push_back(r.source);
     CHECK(sources == lines);
+  }
+
+  SECTION("names travel from the sheet's Name column to the gradebook") {
+    REQUIRE(!rows.empty());
+    CHECK(rows[0].student == "s01");
+    CHECK(!rows[0].name.empty());
+    CHECK(std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.student.empty() || !r.name.empty(); }));
   }
 
   SECTION("the misspelt column is reported, not dropped silently") {

@@ -473,15 +473,25 @@ TEST_CASE("sheet: a one-field short row is noted in the singular") {
 }
 
 TEST_CASE("sheet errors") {
-  Error e = sheet_error("name,email, Student ID\nJo,jo@x,s1\n");
-  CHECK(e.message() == "no 'student' column in the header; columns are: name, email, Student ID");
+  Error e = sheet_error("name,code, Matrikel\nJo,jo@x,s1\n");
+  CHECK(e.message() == "expected a student id column in the header (student, student id, id, id number, sis user id, sis login id, username, login, email, email address), or name it with --id-column; "
+                       "got 'name', 'code', ' Matrikel'");
   CHECK(e.line() == 1);
-  CHECK(std::string(e.what()) ==
-        "class.csv:1: no 'student' column in the header; columns are: name, email, Student ID");
+  // Chosen with --id-column (any case), the column is found; a chosen column that is missing is named.
+  ReadLimits chosen;
+  chosen.sheet_columns.id = "matrikel";
+  CHECK(sheet("name,code, Matrikel\nJo,jo@x,s1\n", chosen).rows.at(0).student == "s1");
+  CHECK(sheet("name,code, Matrikel\nJo,jo@x,s1\n", chosen).rows.at(0).name == "Jo");
+  chosen.sheet_columns.id = "SID";
+  CHECK(sheet_error("name,code\nJo,s1\n", chosen).message() ==
+        "--id-column 'SID': no such column in the header; got 'name', 'code'");
+  // The usual headers are recognised: a form's "Student ID", an LMS's "Email".
+  CHECK(sheet("Timestamp,Student ID,q1.scores.1\nt,s7,2\n").rows.at(0).student == "s7");
+  CHECK(sheet("Email,First name,Last name,q1.scores.1\na@x,Ada,Lovelace,2\n").rows.at(0).name == "Ada Lovelace");
 
-  CHECK(sheet_error("").message() == "the sheet is empty; expected a header row with a 'student' column");
+  CHECK(sheet_error("").message() == "the sheet is empty; expected a header row with a student id column");
   CHECK(sheet_error("\xEF\xBB\xBF\r\n\r\n").message() ==
-        "the sheet is empty; expected a header row with a 'student' column");
+        "the sheet is empty; expected a header row with a student id column");
 
   e = sheet_error("student,q1.scores.1\ns1,1\ns2,\"2\n");
   CHECK(e.message() == "unterminated quoted field starting here");

@@ -1,0 +1,41 @@
+// marking/class_roster.h: the class list `mark --roster` marks against: who
+// is on it, and which roster id a near-miss (`S002`, `s2`, `s002.`) meant.
+//
+//   ClassRoster roster(read_roster(text, "class.csv"));
+//   roster.find("s002") == 1;  roster.near("S002") == "s002";  roster.near("s9") == ""
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "readers/roster.h"
+
+namespace attnmark {
+
+// An id as near-misses of it are compared: small letters and digits only,
+// each run of digits without its leading zeros. near_id_key("S-002.") == "s2".
+std::string near_id_key(std::string_view id);
+
+class ClassRoster {
+ public:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  explicit ClassRoster(std::vector<RosterEntry> students);
+
+  const std::vector<RosterEntry>& students() const { return students_; }
+  // The index of the student with exactly this id, or npos.
+  std::size_t find(const std::string& id) const;
+  // The roster id that `id` (not on the roster) most likely meant: the one
+  // whose near_id_key is the same, when exactly one roster id has it; else "".
+  std::string near(const std::string& id) const;
+
+ private:
+  std::vector<RosterEntry> students_;
+  std::unordered_map<std::string, std::size_t> index_;  // id → its index
+  std::unordered_map<std::string, std::size_t> near_;   // near_id_key → index, or npos when two ids share it
+};
+
+}  // namespace attnmark
