@@ -11,6 +11,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <ctime>
 #include <utility>
 
 #include "base/error.h"
@@ -107,21 +108,39 @@ std::string temporary_name(const std::string& path) {
 }
 
 // True for a name temporary_name makes.
-bool is_temporary_name(std::string_view name) {
-  if (name.size() != temporary_prefix.size() + 16 + temporary_suffix.size() || !name.starts_with(temporary_prefix) ||
-      !name.ends_with(temporary_suffix))
+bool is_temporary_name(std::string_view name, std::string_view suffix = temporary_suffix) {
+  if (name.size() != temporary_prefix.size() + 16 + suffix.size() || !name.starts_with(temporary_prefix) ||
+      !name.ends_with(suffix))
     return false;
   const std::string_view digits = name.substr(temporary_prefix.size(), 16);
   return std::all_of(digits.begin(), digits.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-// Tries names until one is made: `make` returns false with errno EEXIST on a clash.
+// Makes a fresh temporary beside `path` and locks it; returns its name and
+// sets fd, or returns "" (errno says why). `make(name)` creates it and
+// returns its open descriptor, or -1 (errno EEXIST on a clash: another name
+// is tried). It is made as ".attnmark-<hex>.new" and renamed to ".tmp" only
+// once locked, so remove_stale_temporaries, which looks at ".tmp" names
+// whose lock is free, never takes one that is being made.
 template <typename Make>
-std::string make_temporary(const std::string& path, Make make) {
+std::string make_temporary(const std::string& path, int& fd, Make make) {
   for (int attempt = 0;; ++attempt) {
-    std::string name = temporary_name(path);
-    if (make(name)) return name;
-    if (errno != EEXIST || attempt == 16) return std::string();
+    const std::string name = temporary_name(path);
+    const std::string fresh = name.substr(0, name.size() - temporary_suffix.size()) + ".new";
+    fd = make(fresh);
+    if (fd < 0) {
+      if (errno != EEXIST || attempt == 16) return std::string();
+      continue;
+    }
+    ::flock(fd, LOCK_EX | LOCK_NB);  // held while this run lives: not stale
+    if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, name.c_str(), RENAME_NOREPLACE) == 0) return name;
+    const int saved = errno;
+    ::close(fd);
+    fd = -1;
+    std::error_code ignored;
+    std::filesystem::remove_all(fresh, ignored);
+    errno = saved;
+    if (saved != EEXIST || attempt == 16) return std::string();
   }
 }
 
@@ -142,12 +161,10 @@ bool write_all(int fd, std::string_view bytes) {
 NewFile::NewFile(std::string path) : path_(std::move(path)) {
   // Created fresh (O_EXCL), never through a symbolic link planted there
   // (O_NOFOLLOW), and locked while this run lives.
-  temporary_ = make_temporary(path_, [&](const std::string& name) {
-    fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    return fd_ >= 0;
+  temporary_ = make_temporary(path_, fd_, [](const std::string& name) {
+    return ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   });
   if (fd_ < 0) throw Error(path_, 0, 0, reason("cannot write"));
-  ::flock(fd_, LOCK_EX | LOCK_NB);
 }
 
 NewFile::~NewFile() {
@@ -181,15 +198,17 @@ void write_file(const std::string& path, const std::string& bytes) {
 }
 
 NewFolder::NewFolder(std::string path) : path_(std::move(path)) {
-  temporary_ = make_temporary(path_, [](const std::string& name) { return ::mkdir(name.c_str(), 0755) == 0; });
-  if (temporary_.empty()) throw Error(path_, 0, 0, reason("cannot create folder"));
-  fd_ = ::open(temporary_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd_ < 0) {
-    const int saved = errno;
-    ::rmdir(temporary_.c_str());
-    throw Error(path_, 0, 0, std::string("cannot open folder: ") + std::strerror(saved));
-  }
-  ::flock(fd_, LOCK_EX | LOCK_NB);  // held while this run lives: not stale
+  temporary_ = make_temporary(path_, fd_, [](const std::string& name) {
+    if (::mkdir(name.c_str(), 0755) != 0) return -1;
+    const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+      const int saved = errno;
+      ::rmdir(name.c_str());
+      errno = saved;
+    }
+    return fd;
+  });
+  if (fd_ < 0) throw Error(path_, 0, 0, reason("cannot create folder"));
 }
 
 NewFolder::~NewFolder() {
@@ -252,10 +271,16 @@ void remove_stale_temporaries(const std::string& folder) {
   std::vector<std::string> stale;
   if (DIR* d = ::fdopendir(::dup(dir.get()))) {
     while (const dirent* entry = ::readdir(d)) {
-      if (!is_temporary_name(entry->d_name)) continue;
+      // A ".new" one is being made and not locked yet: stale only when a
+      // run died making it, a minute ago or more.
+      const bool made = is_temporary_name(entry->d_name), making = is_temporary_name(entry->d_name, ".new");
+      if (!made && !making) continue;
       // Its lock is free only when the run that made it has ended.
       Descriptor fd(::openat(dir.get(), entry->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-      if (fd.get() >= 0 && ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) stale.emplace_back(entry->d_name);
+      struct stat info {};
+      if (fd.get() < 0 || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) continue;
+      if (making && (::fstat(fd.get(), &info) != 0 || info.st_mtime > ::time(nullptr) - 60)) continue;
+      stale.emplace_back(entry->d_name);
     }
     ::closedir(d);
   }

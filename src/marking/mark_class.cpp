@@ -308,6 +308,14 @@ class ReportWriter {
         }
       }
       for (const std::size_t k : order_->others) gradebook_->append(held_rows_.at(k));
+      const std::size_t n = roster_->students().size();
+      summary_.set_roster_note(fmt::format(
+          "Roster: {} student{}, {} handed in, {} missing; {} submission{} not on the roster. {}", n, n == 1 ? "" : "s",
+          n - marked.missing, marked.missing, not_on_roster_, not_on_roster_ == 1 ? "" : "s",
+          settings_.match_near_ids
+              ? "An id near a roster id (S002, s2 or s002. for s002) is marked as that roster student (--near-ids match)."
+              : "An id near a roster id (S002, s2 or s002. for s002) is not marked as that student, only named "
+                "(--near-ids flag; --near-ids match marks it as the roster student)."));
     } else {
       for (auto& [k, row] : exports_) lms.push_back(std::move(row));
     }

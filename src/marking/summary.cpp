@@ -9,10 +9,28 @@
 #include "lesson/diagnosis.h"
 #include "writers/html_page.h"
 #include "writers/markdown_writer.h"
+#include "base/text.h"
 #include "writers/report_words.h"
 
 namespace attnmark {
 namespace {
+
+// Submissions in the summary: its rows but the roster's missing students.
+std::size_t submission_count(const ClassSummary& summary) {
+  return summary.rows().size() - static_cast<std::size_t>(summary.statuses()[static_cast<std::size_t>(SubmissionStatus::missing)]);
+}
+
+// "Ada Lovelace, s002 and 3 more": who made a mistake, as the summaries list them.
+std::string who_made(const ClassSummary& summary, const std::string& code) {
+  const auto list = summary.mistake_students().find(code);
+  if (list == summary.mistake_students().end()) return std::string();
+  std::string out;
+  for (const std::string& who : list->second) out += (out.empty() ? "" : ", ") + printable(who, 80);
+  const int total = summary.mistakes().at(code);
+  if (static_cast<std::size_t>(total) > list->second.size())
+    out += fmt::format(" and {} more", total - static_cast<int>(list->second.size()));
+  return out;
+}
 
 // An SVG bar chart of how many scores fall in each tenth of the maximum.
 // Drawn in a fixed 640×250 box that scales to the page width.
@@ -88,7 +106,7 @@ ClassSummary::ClassSummary(const Rubric& rubric) : max_score_(attnmark::max_scor
 void ClassSummary::add(const GradedSubmission& g) {
   // Reasons bounded as in the gradebook: a file of junk notes must not make the summaries large.
   std::string reason = g.reason.size() > max_reason_cell_bytes ? bounded_reason(g.reason, max_reason_cell_bytes) : g.reason;
-  rows_.push_back(Row{g.source, g.student, g.status, std::move(reason), g.file_stem,
+  rows_.push_back(Row{g.source, g.student, g.name, g.status, std::move(reason), g.file_stem,
                       g.marked ? std::optional<double>(g.marked->score) : std::nullopt});
   ++statuses_[static_cast<std::size_t>(g.status)];
   if (!g.marked || g.status == SubmissionStatus::duplicate) return;
@@ -104,7 +122,13 @@ void ClassSummary::add(const GradedSubmission& g) {
       for (const std::string& d : p.diagnoses)
         if (std::find(seen.begin(), seen.end(), d) == seen.end()) seen.push_back(d);
     }
-  for (const std::string& d : seen) ++mistakes_[d];
+  constexpr std::size_t named = 50;  // a list a teacher reads, not the whole class
+  const std::string who = g.name.empty() ? g.student : g.name;
+  for (const std::string& d : seen) {
+    ++mistakes_[d];
+    std::vector<std::string>& list = mistake_students_[d];
+    if (list.size() < named && !who.empty()) list.push_back(who);
+  }
 }
 
 std::array<int, 10> ClassSummary::bins() const {
@@ -130,6 +154,11 @@ void ClassSummary::append(ClassSummary&& later) {
       parts_[q][p].total += later.parts_[q][p].total;
     }
   for (const auto& [code, count] : later.mistakes_) mistakes_[code] += count;
+  for (auto& [code, list] : later.mistake_students_) {
+    std::vector<std::string>& mine = mistake_students_[code];
+    for (std::string& who : list)
+      if (mine.size() < 50) mine.push_back(std::move(who));
+  }
   for (std::size_t s = 0; s < submission_status_count; ++s) statuses_[s] += later.statuses_[s];
 }
 
@@ -137,14 +166,16 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary) 
   std::string out = fmt::format("# Class summary: {}\n\n", markdown_text(display_title(rubric)));
   const std::vector<double>& scores = summary.scores();
   const double max = summary.max_score();
-  out += fmt::format("{} submission{}: ", summary.rows().size(), summary.rows().size() == 1 ? "" : "s");
+  out += fmt::format("{} submission{}: ", submission_count(summary), submission_count(summary) == 1 ? "" : "s");
   bool first = true;
   for (std::size_t s = 0; s < submission_status_count; ++s) {
-    if (summary.statuses()[s] == 0) continue;
+    // (Missing students are no submissions: the roster line counts them.)
+    if (summary.statuses()[s] == 0 || SubmissionStatus(s) == SubmissionStatus::missing) continue;
     out += fmt::format("{}{} {}", first ? "" : ", ", summary.statuses()[s], status_name(SubmissionStatus(s)));
     first = false;
   }
   out += ".\n\n";
+  if (!summary.roster_note().empty()) out += markdown_text(summary.roster_note()) + "\n\n";
   if (!scores.empty()) {
     out += fmt::format("Marked: {} · Mean: {} / {} · Median: {} · Lowest: {} · Highest: {}\n\n", scores.size(),
                        score_text(mean(scores)), score_text(max), score_text(median(scores)),
@@ -169,10 +200,12 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary) 
     }
     out += "\n## Mistakes\n\n";
     if (summary.mistakes().empty()) out += "No typical mistakes found.\n\n";
-    else out += "| Mistake | Students | What it means |\n|---|---|---|\n";
+    else out += "| Mistake | Students | What it means | Who |\n|---|---|---|---|\n";
     for (const Mistake& m : mistakes()) {
       auto it = summary.mistakes().find(std::string(m.code));
-      if (it != summary.mistakes().end()) out += fmt::format("| `{}` | {} | {} |\n", m.code, it->second, m.explanation);
+      if (it != summary.mistakes().end())
+        out += fmt::format("| `{}` | {} | {} | {} |\n", m.code, it->second, m.explanation,
+                           markdown_text(who_made(summary, std::string(m.code))));
     }
     out += "\n";
   }
@@ -188,7 +221,8 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary) 
     if (r.status == SubmissionStatus::graded) continue;
     if (!any) out += "| Source | Student | Status | Reason |\n|---|---|---|---|\n";
     any = true;
-    out += fmt::format("| {} | {} | {} | {} |\n", markdown_text(r.source), markdown_text(r.student), status_name(r.status), markdown_text(r.reason));
+    out += fmt::format("| {} | {} | {} | {} |\n", markdown_text(r.source),
+                       markdown_text(r.name.empty() ? r.student : r.student + " (" + r.name + ")"), status_name(r.status), markdown_text(r.reason));
   }
   if (!any) out += "None: every submission was marked.\n";
   return out;
@@ -202,10 +236,11 @@ std::string summary_html(const Rubric& rubric, const ClassSummary& summary, cons
   const double max = summary.max_score();
   std::string tally;
   for (std::size_t s = 0; s < submission_status_count; ++s)
-    if (const int n = summary.statuses()[s])
+    if (const int n = summary.statuses()[s]; n && SubmissionStatus(s) != SubmissionStatus::missing)
       tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, status_name(SubmissionStatus(s)));
-  out += fmt::format("<p>{} submission{}{}{}.</p>\n", summary.rows().size(), summary.rows().size() == 1 ? "" : "s",
+  out += fmt::format("<p>{} submission{}{}{}.</p>\n", submission_count(summary), submission_count(summary) == 1 ? "" : "s",
                      tally.empty() ? "" : ": ", tally);
+  if (!summary.roster_note().empty()) out += "<p>" + html_escape(summary.roster_note()) + "</p>\n";
   if (!scores.empty()) {
     const auto stat = [](const std::string& value, const char* label) {
       return fmt::format("<div class=\"stat\"><b>{}</b><span>{}</span></div>\n", value, label);
@@ -239,14 +274,15 @@ std::string summary_html(const Rubric& rubric, const ClassSummary& summary, cons
     if (summary.mistakes().empty()) {
       out += "<p>No typical mistakes found.</p>\n";
     } else {
-      out += "<table>\n<colgroup><col style=\"width:11em\"><col style=\"width:6.5em\"><col></colgroup>\n"
+      out += "<table>\n<colgroup><col style=\"width:11em\"><col style=\"width:6.5em\"><col><col></colgroup>\n"
              "<thead><tr><th scope=\"col\">Mistake</th><th scope=\"col\" class=\"num\">Students</th>"
-             "<th scope=\"col\">What it means</th></tr></thead>\n<tbody>\n";
+             "<th scope=\"col\">What it means</th><th scope=\"col\">Who</th></tr></thead>\n<tbody>\n";
       for (const Mistake& m : mistakes()) {
         const auto it = summary.mistakes().find(std::string(m.code));
         if (it != summary.mistakes().end())
-          out += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td></tr>\n", html_escape(m.code),
-                             it->second, html_escape(m.explanation));
+          out += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
+                             html_escape(m.code), it->second, html_escape(m.explanation),
+                             html_escape(who_made(summary, std::string(m.code))));
       }
       out += "</tbody>\n</table>\n";
     }
@@ -265,7 +301,9 @@ std::string summary_html(const Rubric& rubric, const ClassSummary& summary, cons
   const std::string out_of = " / " + score_text(max);
   auto to = std::back_inserter(out);
   for (const ClassSummary::Row& r : summary.rows()) {
-    const std::string who = r.student.empty() ? "(no id) " + r.source : r.student;
+    const std::string who = r.student.empty() ? "(no id) " + r.source
+                            : r.name.empty()  ? r.student
+                                              : r.name + " (" + r.student + ")";
     if (r.file_stem.empty()) fmt::format_to(to, "<tr><td>{}", html_escape(who));
     else fmt::format_to(to, "<tr><td><a href=\"feedback/{}.html\">{}</a>", html_escape(r.file_stem), html_escape(who));
     if (r.score) fmt::format_to(to, "</td><td class=\"num\">{}{}", score_text(*r.score), out_of);

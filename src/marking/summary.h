@@ -26,7 +26,7 @@ class ClassSummary {
  public:
   // One submission as the summary lists it.
   struct Row {
-    std::string source, student;
+    std::string source, student, name;
     SubmissionStatus status = SubmissionStatus::graded;
     std::string reason, file_stem;  // reason: at most max_reason_cell_bytes (bounded_reason)
     std::optional<double> score;
@@ -51,6 +51,13 @@ class ClassSummary {
   const PartStats& part(std::size_t question, std::size_t part) const { return parts_[question][part]; }
   // Number of students with each mistake code.
   const std::map<std::string, int>& mistakes() const { return mistakes_; }
+  // Who made each mistake: the first 50 students (their names, else ids),
+  // in input order; mistakes() has how many in all.
+  const std::map<std::string, std::vector<std::string>>& mistake_students() const { return mistake_students_; }
+  // A line on the roster for the top of the summaries ("Roster: 30 students,
+  // 2 missing. ..."); empty without one.
+  void set_roster_note(std::string note) { roster_note_ = std::move(note); }
+  const std::string& roster_note() const { return roster_note_; }
   // Number of submissions with each status.
   const StatusTally& statuses() const { return statuses_; }
   // How many marked scores fall in each tenth of the maximum (score_bin).
@@ -70,6 +77,8 @@ class ClassSummary {
   std::vector<double> scores_;
   std::vector<std::vector<PartStats>> parts_;
   std::map<std::string, int> mistakes_;
+  std::map<std::string, std::vector<std::string>> mistake_students_;
+  std::string roster_note_;
   StatusTally statuses_{};
   double max_score_ = 0;
   std::vector<std::string> notices_;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "base/files.h"
@@ -69,13 +70,22 @@ TEST_CASE("temporaries of a run that died are removed, and a live run's are kept
   // Not ours: kept.
   write_file((dir / ".attnmark-notes.tmp").string(), "teacher's");
   write_file((dir / "gradebook.csv.tmp-attnmark-7-0").string(), "older attnmark's");
+  // One being made (".new", not locked yet) is taken only when a minute old: its run died making it.
+  write_file((dir / "x/new").string(), "y");
+  fs::rename(dir / "x/new", dir / ".attnmark-1111111111111111.new");
+  write_file((dir / "x/old").string(), "y");
+  fs::rename(dir / "x/old", dir / ".attnmark-2222222222222222.new");
+  fs::last_write_time(dir / ".attnmark-2222222222222222.new",
+                      fs::last_write_time(dir / ".attnmark-2222222222222222.new") - std::chrono::minutes(2));
   NewFolder live((dir / "out").string());
   NewFile live_file((dir / "gradebook.csv").string());
   remove_stale_temporaries(dir.string());
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
   std::sort(left.begin(), left.end());
-  CHECK(left.size() == 5);
+  CHECK(left.size() == 6);
+  CHECK(std::count(left.begin(), left.end(), ".attnmark-1111111111111111.new") == 1);
+  CHECK(std::count(left.begin(), left.end(), ".attnmark-2222222222222222.new") == 0);
   CHECK(std::count(left.begin(), left.end(), ".attnmark-0123456789abcdef.tmp") == 0);
   CHECK(std::count(left.begin(), left.end(), ".attnmark-fedcba9876543210.tmp") == 0);
   CHECK(std::count(left.begin(), left.end(), ".attnmark-notes.tmp") == 1);

@@ -327,7 +327,9 @@ void check_summary(const fs::path& out) {
     CHECK(summary.find(std::string("| `") + code + "` | 1 | ") != std::string::npos);
   }
   // The blank submission is listed with the problems, not counted as marked work.
-  CHECK(summary.find(" | s22 | unanswered | no answers given |") != std::string::npos);
+  // (The sheet has names: the summary gives them beside the id.)
+  CHECK((summary.find(" | s22 | unanswered | no answers given |") != std::string::npos ||
+         summary.find(" | s22 (Novak, Leo) | unanswered | no answers given |") != std::string::npos));
 }
 
 }  // namespace
@@ -411,7 +413,7 @@ TEST_CASE("the demo class's form export is marked the same way", "[threads]") {
     CHECK(lines.size() == 25);
     // The first of s26's two rows is superseded: in the summary, not the gradebook.
     const std::string superseded = "fixtures/class/sheet.csv:24";
-    CHECK(slurp(out / "summary.md").find("| " + superseded + " | s26 | duplicate | superseded by the later submission "
+    CHECK(slurp(out / "summary.md").find("| " + superseded + " | s26 (Jensen, Mia) | duplicate | superseded by the later submission "
                                          "fixtures/class/sheet.csv:25 |") != std::string::npos);
     lines.erase(std::find(lines.begin(), lines.end(), superseded));
     std::vector<std::string> sources;
@@ -474,8 +476,8 @@ int shell(const std::string& command) {
   return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
 }
 
-// A folder of `n` right answer files, one per student s0, s1, ...
-void write_class(const fs::path& dir, int n) {
+// A folder of right answer files for q1 of the lesson, one per id, each in a folder named after it.
+void write_answers(const fs::path& dir, const std::vector<std::string>& ids) {
   fs::remove_all(dir);
   // s001's file, its student changed and its variant left out (the lesson has the same numbers for all).
   static const std::string answers = [] {
@@ -483,11 +485,18 @@ void write_class(const fs::path& dir, int n) {
     text.erase(text.find("variant: "), text.find('\n', text.find("variant: ")) + 1 - text.find("variant: "));
     return text;
   }();
-  for (int i = 0; i < n; ++i) {
+  for (const std::string& id : ids) {
     std::string text = answers;
-    text.replace(text.find("student: \"s001\""), 15, "student: \"s" + std::to_string(i) + "\"");
-    write_file((dir / ("s" + std::to_string(i)) / "answers.yaml").string(), text);
+    text.replace(text.find("student: \"s001\""), 15, "student: \"" + id + "\"");
+    write_file((dir / id / "answers.yaml").string(), text);
   }
+}
+
+// A folder of `n` right answer files, one per student s0, s1, ...
+void write_class(const fs::path& dir, int n) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i) ids.push_back("s" + std::to_string(i));
+  write_answers(dir, ids);
 }
 
 std::size_t gradebook_rows(const fs::path& out) { return parse_csv(slurp(out / "gradebook.csv")).size() - 1; }
@@ -714,4 +723,89 @@ TEST_CASE("mark: --out given as a link to a folder replaces the folder it names,
   CHECK(run_cli(mark + " --force").status == 0);
   CHECK(fs::is_symlink(dir / "results"));
   CHECK(gradebook_rows(dir / "share/results") == 2);
+}
+
+TEST_CASE("mark --roster: a row per roster student in its order, missing ones, ids not on the roster, and the LMS exports") {
+  const fs::path dir = scratch() / "roster";
+  write_answers(dir / "subs", {"s0", "s1", "S2", "s9"});
+  write_file((dir / "roster.csv").string(),
+             "Student ID,Full Name,Email\ns0,Ada Lovelace,ada@x.org\ns1,\"Turing, Alan\",alan@x.org\n"
+             "s2,Grace Hopper,grace@x.org\ns3,Edsger Dijkstra,ed@x.org\n");
+  const std::string subs = (dir / "subs").string();
+  const std::string mark = "mark rubrics/lesson.yaml '" + subs + "' --roster '" + (dir / "roster.csv").string() + "'";
+  const Run r = run_cli(mark + " --export canvas,moodle --assignment 'Attention worksheet' --assignment-id 123456 --out '" +
+                        (dir / "out").string() + "'");
+  CHECK(r.status == 1);
+  CHECK(r.err == "attnmark: marked 4 submissions (2 graded, 2 not-on-roster); roster: 4 students, 2 missing; reports in " +
+                     (dir / "out").string() + "/: gradebook.csv, summary.md, summary.html, feedback/, canvas.csv, moodle.csv\n"
+                     "attnmark: not complete: 2 roster students handed nothing in; 2 submissions' ids are not on the roster; "
+                     "see summary.md (exit status 1)\n");
+  // The gradebook, but for the variant column.
+  auto rows = parse_csv(slurp(dir / "out/gradebook.csv"));
+  for (auto& row : rows) row.erase(row.begin() + 2);
+  using Rows = std::vector<std::vector<std::string>>;
+  CHECK(rows == Rows{{"student", "name", "status", "score", "max_score", "q1", "q2", "q3", "source", "reason"},
+                     {"s0", "Ada Lovelace", "graded", "5", "16", "5", "0", "0", subs + "/s0/answers.yaml", ""},
+                     {"s1", "Turing, Alan", "graded", "5", "16", "5", "0", "0", subs + "/s1/answers.yaml", ""},
+                     {"s2", "Grace Hopper", "missing", "", "16", "", "", "", "", "no submission"},
+                     {"s3", "Edsger Dijkstra", "missing", "", "16", "", "", "", "", "no submission"},
+                     {"S2", "", "not-on-roster", "5", "16", "5", "0", "0", subs + "/S2/answers.yaml",
+                      "not on the roster; did you mean 's2'? (--near-ids match marks it as 's2')"},
+                     {"s9", "", "not-on-roster", "5", "16", "5", "0", "0", subs + "/s9/answers.yaml", "not on the roster"}});
+  CHECK(slurp(dir / "out/canvas.csv") ==
+        "Student,ID,SIS User ID,SIS Login ID,Section,Attention worksheet (123456)\r\n"
+        "Points Possible,,,,,16\r\n"
+        "Ada Lovelace,,s0,,,5\r\n"
+        "\"Turing, Alan\",,s1,,,5\r\n"
+        "Grace Hopper,,s2,,,\r\n"
+        "Edsger Dijkstra,,s3,,,\r\n");
+  const std::string feedback = "5 / 16. q2 scores 0/2; q2 weights 0/3; q2 output 0/3; q3 scores 0/1; q3 weights 0/1; "
+                               "q3 most attended 0/1.";
+  CHECK(slurp(dir / "out/moodle.csv") ==
+        "Email address,Full name,Assignment: Attention worksheet,Feedback: Attention worksheet\r\n"
+        "ada@x.org,Ada Lovelace,5," + feedback + "\r\n"
+        "alan@x.org,\"Turing, Alan\",5," + feedback + "\r\n"
+        "grace@x.org,Grace Hopper,,no submission\r\n"
+        "ed@x.org,Edsger Dijkstra,,no submission\r\n");
+  const std::string summary = slurp(dir / "out/summary.md");
+  CHECK(summary.find("4 submissions: 2 graded, 2 not-on-roster.\n\nRoster: 4 students, 2 handed in, 2 missing; 2 "
+                     "submissions not on the roster. An id near a roster id (S002, s2 or s002. for s002) is not marked as "
+                     "that student, only named (--near-ids flag; --near-ids match marks it as the roster student).\n") !=
+        std::string::npos);
+
+  // --near-ids match: S2 is marked as the roster's s2, and says so.
+  const Run matched = run_cli(mark + " --near-ids match --out '" + (dir / "matched").string() + "'");
+  CHECK(matched.status == 1);  // s3 handed nothing in, and s9 is not on the roster
+  rows = parse_csv(slurp(dir / "matched/gradebook.csv"));
+  REQUIRE(rows.size() == 6);
+  CHECK(rows[3][0] == "s2");
+  CHECK(rows[3][1] == "Grace Hopper");
+  CHECK(rows[3][3] == "graded");
+  CHECK(rows[3][10] == "the file says student 'S2'; marked as the roster's 's2' (--near-ids match)");
+
+  // Every roster student handed in, under their own ids: exit 0.
+  write_answers(dir / "all", {"s0", "s1", "s2", "s3"});
+  CHECK(run_cli("mark rubrics/lesson.yaml '" + (dir / "all").string() + "' --roster '" + (dir / "roster.csv").string() +
+                "' --out '" + (dir / "all-out").string() + "'")
+            .status == 0);
+}
+
+TEST_CASE("mark: a sheet without a student id column stops with exit 2 and names --id-column, and --id-column reads it") {
+  const fs::path dir = scratch() / "no-id-column";
+  fs::create_directories(dir);
+  write_file((dir / "class.csv").string(), "Name,Matrikel,q1.scores.1\nAda,12345,2\n");
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + (dir / "class.csv").string() + "' --out '" + (dir / "out").string() + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + (dir / "class.csv").string() +
+                     ":1: expected a student id column in the header (student, student id, id, id number, sis user id, "
+                     "sis login id, username, login, email, email address), or name it with --id-column; got 'Name', "
+                     "'Matrikel', 'q1.scores.1'\n");
+  CHECK_FALSE(fs::exists(dir / "out"));
+  const Run chosen = run_cli("mark rubrics/lesson.yaml '" + (dir / "class.csv").string() + "' --id-column matrikel --out '" +
+                             (dir / "out").string() + "'");
+  CHECK(chosen.status == 0);
+  const auto rows = parse_csv(slurp(dir / "out/gradebook.csv"));
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1][0] == "12345");
+  CHECK(rows[1][1] == "Ada");
 }

@@ -16,7 +16,7 @@ TEST_CASE("summary.html: histogram, parts, mistakes and students, all escaped") 
   for (const GradedSubmission& g : rows) summary.add(g);
   const std::string html = summary_html(rubric, summary, {});
   CHECK(count(html, "<script") == 0);
-  CHECK(count(html, "&lt;script&gt;alert(1)&lt;/script&gt;") == 1);
+  CHECK(count(html, "&lt;script&gt;alert(1)&lt;/script&gt;") == 2);  // in Students, and in Who made a mistake
   CHECK(count(html, "&lt;this&gt;") == 1);
   CHECK(count(html, "<svg class=\"chart\"") == 1);
   CHECK(count(html, "<title id=\"hist-title\">Histogram of scores</title>") == 1);
