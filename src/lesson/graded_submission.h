@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lesson/grader.h"
 
@@ -46,6 +47,7 @@ struct GradedSubmission {
   std::string reason;   // why, for anything but graded
   std::optional<Marked> marked;  // when it was marked
   std::string file_stem;         // safe, unique name for its feedback files
+  std::vector<std::string> flags;  // for the teacher, never a change of marks: "fits-variant-of:s01"
 };
 
 }  // namespace attnmark

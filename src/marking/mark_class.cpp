@@ -19,6 +19,9 @@
 #include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"
+#include "base/threads.h"
+#include "lesson/fingerprint.h"
+#include "lesson/variant.h"
 #include "marking/class_roster.h"
 #include "marking/inputs.h"
 #include "marking/judge.h"
@@ -51,6 +54,56 @@ struct Chunk {
 
 constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
+// The class's keys, to find answers copied from a classmate: each counted
+// student's key fingerprint, and whose each variant is. Made only when the
+// class has one seed (--seed or the rubric's), before any submission is judged.
+struct ClassKeys {
+  static constexpr std::size_t shared = static_cast<std::size_t>(-1);
+  std::unordered_map<std::uint64_t, std::size_t> key_of;  // fingerprint → its submission, or `shared` (two students' keys alike)
+  std::unordered_map<std::uint64_t, std::string> owner;   // variant id → its student
+};
+
+ClassKeys class_keys(const Rubric& rubric, std::uint64_t seed, const Inputs& in, unsigned jobs) {
+  const std::size_t n = in.submissions.size();
+  std::vector<std::optional<std::uint64_t>> keys(n);
+  parallel_for(n, jobs, [&](std::size_t k) {
+    if (in.superseding[k] != Inputs::counts || in.students[k].empty()) return;
+    try {
+      keys[k] = key_fingerprint(make_variant(rubric, seed, in.students[k]));
+    } catch (const Error&) {
+      // A variant that cannot be made: judged (and reported) with the submission.
+    }
+  });
+  ClassKeys out;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!keys[k]) continue;
+    out.owner.emplace(variant_id(seed, in.students[k]), in.students[k]);
+    const auto [it, fresh] = out.key_of.emplace(*keys[k], k);
+    // A rubric with the same numbers for all (the lesson's own) has no one to copy from.
+    if (!fresh && in.students[it->second] != in.students[k]) it->second = ClassKeys::shared;
+  }
+  return out;
+}
+
+// Flags a submission whose answers are wrong for its own variant but right,
+// cell for cell at the precision asked, for a classmate's; and names the
+// student whose variant a wrong-variant file is for.
+// REQUIRES: g was judged from s.
+void check_copies(const Rubric& rubric, std::uint64_t seed, const ClassKeys& keys, const Inputs& in, const Submission& s,
+                  GradedSubmission& g) {
+  if (g.status == SubmissionStatus::wrong_variant)
+    if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id)
+      if (auto owner = keys.owner.find(*id); owner != keys.owner.end() && owner->second != g.student)
+        g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
+  if (!g.marked || g.student.empty() || g.marked->score >= g.marked->max_score - 1e-9) return;
+  const Variant own = make_variant(rubric, seed, g.student);
+  const std::optional<std::uint64_t> given = answer_fingerprint(own, *g.marked);
+  if (!given) return;
+  const auto it = keys.key_of.find(*given);
+  if (it == keys.key_of.end() || it->second == ClassKeys::shared || in.students[it->second] == g.student) return;
+  g.flags.push_back("fits-variant-of:" + in.students[it->second]);
+}
+
 // What the roster says of a judged submission that counts: its name, or
 // that its id is not on the roster (and the id it most likely meant).
 void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
@@ -69,8 +122,8 @@ void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
 }
 
 // Judges chunk c of the inputs' submissions into `chunk`.
-void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, Inputs& in,
-                 std::size_t c, Chunk& chunk) {
+void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, const ClassKeys* keys,
+                 Inputs& in, std::size_t c, Chunk& chunk) {
   chunk.gradebook.clear();
   chunk.rows.clear();
   chunk.exports.clear();
@@ -95,6 +148,7 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
     }
     const bool counts = in.superseding[i] == Inputs::counts;
     if (roster && counts) apply_roster(*roster, graded);
+    if (keys && counts) check_copies(rubric, *settings.seed, *keys, in, s, graded);
     if (counts) {
       // A superseded submission is no gradebook row: a lookup by id finds the one that counts.
       append_gradebook_row(chunk.gradebook, rubric, graded);
@@ -373,13 +427,13 @@ void report_notices(const std::vector<InputNotice>& notices, std::ostream& err) 
     err << fmt::format("attnmark: ... and {} more; every one is listed in summary.md\n", notices.size() - shown);
 }
 
-ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, Inputs& in,
-                        ReportWriter& writer) {
+ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster,
+                        const ClassKeys* keys, Inputs& in, ReportWriter& writer) {
   const std::size_t chunks = (in.submissions.size() + chunk_size - 1) / chunk_size;
   if (settings.jobs == 1) {  // one thread throughout
     Chunk chunk;
     for (std::size_t c = 0; c < chunks; ++c) {
-      judge_chunk(rubric, settings, roster, in, c, chunk);
+      judge_chunk(rubric, settings, roster, keys, in, c, chunk);
       writer.add(chunk, c * chunk_size);
     }
     return writer.finish(in.notices);
@@ -406,7 +460,7 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
       }
       std::exception_ptr error;
       try {
-        judge_chunk(rubric, settings, roster, in, c, slots[c % ring]);
+        judge_chunk(rubric, settings, roster, keys, in, c, slots[c % ring]);
       } catch (...) {
         error = std::current_exception();
       }
@@ -480,7 +534,9 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
   ReportWriter writer(rubric, cleaned,
                       cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace,
                       roster ? &*roster : nullptr, order ? &*order : nullptr);
-  return mark_chunks(rubric, cleaned, roster ? &*roster : nullptr, in, writer);
+  std::optional<ClassKeys> keys;
+  if (cleaned.seed) keys.emplace(class_keys(rubric, *cleaned.seed, in, cleaned.jobs));
+  return mark_chunks(rubric, cleaned, roster ? &*roster : nullptr, keys ? &*keys : nullptr, in, writer);
 }
 
 

@@ -109,6 +109,11 @@ void ClassSummary::add(const GradedSubmission& g) {
   rows_.push_back(Row{g.source, g.student, g.name, g.status, std::move(reason), g.file_stem,
                       g.marked ? std::optional<double>(g.marked->score) : std::nullopt});
   ++statuses_[static_cast<std::size_t>(g.status)];
+  if (!g.flags.empty() && flagged_.size() < 1000) {
+    std::string line = (g.student.empty() ? std::string("(no id)") : g.student) + " (" + g.source + "):";
+    for (const std::string& flag : g.flags) line += " " + flag;
+    flagged_.push_back(printable(line, 1000));
+  }
   if (!g.marked || g.status == SubmissionStatus::duplicate) return;
   scores_.push_back(g.marked->score);
   std::vector<std::string> seen;
@@ -154,6 +159,8 @@ void ClassSummary::append(ClassSummary&& later) {
       parts_[q][p].total += later.parts_[q][p].total;
     }
   for (const auto& [code, count] : later.mistakes_) mistakes_[code] += count;
+  for (std::string& line : later.flagged_)
+    if (flagged_.size() < 1000) flagged_.push_back(std::move(line));
   for (auto& [code, list] : later.mistake_students_) {
     std::vector<std::string>& mine = mistake_students_[code];
     for (std::string& who : list)
@@ -213,6 +220,12 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary) 
     out += "## Notes on the inputs\n\n";
     for (const std::string& n : summary.notices()) out += "- " + markdown_text(n) + "\n";
     if (summary.notices_left_off()) out += fmt::format("- … and {} more\n", summary.notices_left_off());
+    out += "\n";
+  }
+  if (!summary.flagged().empty()) {
+    out += "## Flagged for the teacher\n\nNever a change of marks: `fits-variant-of:ID` means the answers are wrong for "
+           "the student's own variant but right, cell for cell at the precision asked, for ID's.\n\n";
+    for (const std::string& line : summary.flagged()) out += "- " + markdown_text(line) + "\n";
     out += "\n";
   }
   out += "## Problem submissions\n\n";
@@ -292,6 +305,12 @@ std::string summary_html(const Rubric& rubric, const ClassSummary& summary, cons
     out += "<h2>Notes on the inputs</h2>\n<ul>\n";
     for (const std::string& n : summary.notices()) out += "<li>" + html_escape(n) + "</li>\n";
     if (summary.notices_left_off()) out += fmt::format("<li>… and {} more</li>\n", summary.notices_left_off());
+    out += "</ul>\n";
+  }
+  if (!summary.flagged().empty()) {
+    out += "<h2>Flagged for the teacher</h2>\n<p>Never a change of marks: <code>fits-variant-of:ID</code> means the "
+           "answers are wrong for the student's own variant but right, cell for cell at the precision asked, for ID's.</p>\n<ul>\n";
+    for (const std::string& line : summary.flagged()) out += "<li>" + html_escape(line) + "</li>\n";
     out += "</ul>\n";
   }
   out += "<h2>Students</h2>\n<table>\n<colgroup><col style=\"width:26%\"><col style=\"width:14%\"><col style=\"width:18%\">"

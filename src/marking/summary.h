@@ -57,6 +57,8 @@ class ClassSummary {
   // A line on the roster for the top of the summaries ("Roster: 30 students,
   // 2 missing. ..."); empty without one.
   void set_roster_note(std::string note) { roster_note_ = std::move(note); }
+  // Flagged submissions for the teacher, one line each ("s27 (fixtures/...): fits-variant-of:s01"), the first 1,000.
+  const std::vector<std::string>& flagged() const { return flagged_; }
   const std::string& roster_note() const { return roster_note_; }
   // Number of submissions with each status.
   const StatusTally& statuses() const { return statuses_; }
@@ -79,6 +81,7 @@ class ClassSummary {
   std::map<std::string, int> mistakes_;
   std::map<std::string, std::vector<std::string>> mistake_students_;
   std::string roster_note_;
+  std::vector<std::string> flagged_;
   StatusTally statuses_{};
   double max_score_ = 0;
   std::vector<std::string> notices_;

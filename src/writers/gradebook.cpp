@@ -12,7 +12,7 @@ std::string gradebook_header(const Rubric& rubric) {
     out += ',';
     out += csv_field(q.id);
   }
-  out += ",source,reason\r\n";
+  out += ",source,reason,flags\r\n";
   return out;
 }
 
@@ -36,6 +36,10 @@ void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSu
   out += csv_text_field(printable(g.source, std::string::npos));
   out += ',';
   out += csv_text_field(bounded_reason(g.reason, max_reason_cell_bytes));
+  out += ',';
+  std::string flags;
+  for (const std::string& flag : g.flags) flags += (flags.empty() ? "" : " ") + flag;
+  out += csv_text_field(printable(flags, 1000));
   out += "\r\n";
 }
 }  // namespace attnmark

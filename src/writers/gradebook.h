@@ -14,7 +14,8 @@
 namespace attnmark {
 
 // The header line: student, name, variant, status, score, max_score, a
-// column per question, source, reason.
+// column per question, source, reason, flags (for the teacher, separated by
+// spaces: "fits-variant-of:s01").
 std::string gradebook_header(const Rubric& rubric);
 
 // One submission's line (CRLF-terminated), appended to out. The source and

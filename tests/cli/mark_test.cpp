@@ -19,8 +19,8 @@ TEST_CASE("mark refuses to overwrite an earlier run without --force") {
   CHECK(first.err == "attnmark: marked 1 submission (1 graded); reports in " + dir.string() +
                          "/: gradebook.csv, summary.md, summary.html, feedback/\n");
   CHECK(attnmark::read_file((dir / "gradebook.csv").string(), 1 << 20) ==
-        "student,name,variant,status,score,max_score,q1,q2,q3,source,reason\r\n"
-        "s001,,2a1549ca301b20b2,graded,5,16,5,0,0," + (in / "s001.yaml").string() + ",\r\n");
+        "student,name,variant,status,score,max_score,q1,q2,q3,source,reason,flags\r\n"
+        "s001,,2a1549ca301b20b2,graded,5,16,5,0,0," + (in / "s001.yaml").string() + ",,\r\n");
   const Run again = run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + dir.string() + "'");
   CHECK(again.status == 2);
   CHECK(again.err == "attnmark: " + dir.string() +
