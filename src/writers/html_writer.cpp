@@ -66,12 +66,19 @@ std::string footer_text(const SheetDocument& doc) {
 
 }  // namespace
 
+// In print the sheet is packed (issue 13, "paper is not wasted"): the lesson
+// on at most 3 pages and a one-question sheet on one, on A4 and Letter at the
+// normal text size. Headings keep the chosen size; prompts are .9 and tables
+// .92 of it, answer cells 8 mm high (a handwritten number fits), Working boxes
+// 18 mm.
+// Headings keep with what follows (h2/h3 break-after:avoid, a part and a
+// question's givens unbroken); the browser tests pin the page counts.
 std::string sheet_css() {
   return R"(.sheet+.sheet{break-before:page}
 .sheet-head{border-bottom:calc(var(--line) * 2) solid var(--rule);padding-bottom:.5em;margin-bottom:.6em}
 .kind{margin:0;font-size:.85em;font-weight:bold;letter-spacing:.06em;text-transform:uppercase;color:var(--muted)}
 .who{display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.5em 0 .3em}
-.who div{display:flex;align-items:flex-end;gap:.4em;flex:1 1 12em}
+.who div{display:flex;align-items:flex-end;gap:.4em;flex:1 1 auto;min-width:12em}
 .who div.name{flex:3 1 18em}
 .who .label{font-weight:bold;color:var(--heading);white-space:nowrap}
 .who .line{flex:1;display:flex;align-items:flex-end;min-height:1.9em;border-bottom:var(--line) solid var(--text);padding:0 .3em;overflow-wrap:anywhere;min-width:0}
@@ -91,6 +98,26 @@ code{font-family:"DejaVu Sans Mono","Liberation Mono",monospace;font-size:.92em}
 .working{break-inside:avoid;border:var(--line) dashed var(--rule);border-radius:4px;min-height:40mm;margin:.6em 0 .2em;padding:.3em .6em;background:var(--write-in)}
 .working span{color:var(--muted);font-size:.85em}
 .sheet-foot{margin-top:1.2em;padding-top:.4em;border-top:var(--line) solid var(--rule);font-size:.85em}
+@page{margin:9mm 14mm 11mm 14mm}
+@media print{.sheet{line-height:1.25}
+.sheet .kind{font-size:.75em;float:right;margin:.45em 0 0 1em}
+.sheet h1{font-size:1.3em;margin:0}
+.who{margin:.2em 0 .1em;gap:.3em 1em}
+.who div{min-width:9em}
+.who div.name{flex:3 1 12em}
+.who .line{min-height:1.4em}
+.sheet-head{padding-bottom:.2em;margin-bottom:.3em}
+.sheet .meta{font-size:.8em;margin:.1em 0 0}
+.sheet .intro{margin:.2em 0;font-size:.8em}
+.question{margin-top:.4em}
+.question h2{margin:.4em 0 .15em;font-size:1.12em}
+.part h3{margin:.3em 0 0;font-size:1em}
+.sheet p{margin:.15em 0}
+.part p,.prompt{font-size:.9em;line-height:1.2}
+.sheet table{margin:.1em 0 .25em}
+.sheet th,.sheet td{padding:.1em .4em;font-size:.92em}
+.sheet td.write{height:max(8mm,2.1em)}
+.working{min-height:max(18mm,4em);margin:.3em 0 .1em}}
 )";
 }
 

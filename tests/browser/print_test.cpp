@@ -218,6 +218,33 @@ fs::path write_roster(const std::vector<Student>& students) {
 
 constexpr double letter_width = 612, a4_width = 595.28;
 
+// A page of a worksheet must not end with a heading whose question or part
+// goes on over the page: the last line before the running footer is not a
+// question heading ("Question 2: ...") or a part heading ("Weights  3 marks ·
+// give 3 decimal places").
+void check_no_heading_at_the_foot(const fs::path& pdf) {
+  const std::regex question("^\\s*Question \\d+:");
+  const std::regex part_heading("\\d+ marks?( · give [^·]*)?\\s*$");
+  const int n = pages(pdf);
+  for (int p = 1; p <= n; ++p) {
+    const std::string text = page_text(pdf, p);
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t end; start < text.size(); start = end + 1) {
+      end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      const std::string line = text.substr(start, end - start);
+      if (line.find_first_not_of(" \f\r") == std::string::npos) continue;
+      if (line.find(" · seed ") != std::string::npos) continue;  // the running footer
+      lines.push_back(line);
+    }
+    INFO(pdf.string() << " page " << p << " of " << n << ":\n" << text);
+    REQUIRE(!lines.empty());
+    CHECK_FALSE(std::regex_search(lines.back(), question));
+    CHECK_FALSE(std::regex_search(lines.back(), part_heading));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("browser: a class pack prints each student from a new page, named and numbered, on Letter and A4",
@@ -235,7 +262,7 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
     const fs::path pdf = dir / (s.id + ".pdf");
     print_pdf(dir / (s.id + ".html"), pdf);
     own_pages.push_back(pages(pdf));
-    CHECK(own_pages.back() >= 1);
+    CHECK(own_pages.back() == 1);
   }
   for (const auto& [html, width] : {std::pair{dir / "class-pack.html", letter_width}, std::pair{on_a4(dir / "class-pack.html"), a4_width}}) {
     INFO(html.string());
@@ -243,7 +270,9 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
     print_pdf(html, pdf);
     const int total = pages(pdf);
     if (width == letter_width) CHECK(total == own_pages[0] + own_pages[1] + own_pages[2] + own_pages[3]);
+    CHECK(total == static_cast<int>(class_of_four.size()));  // a one-question sheet: one page per student
     check_nothing_past_the_edge(pdf, width);
+    check_no_heading_at_the_foot(pdf);
     // Walk the pages: each student's sheet starts on a fresh page with their
     // name, id and variant, and every page of it names their variant.
     int page = 1;
@@ -258,6 +287,7 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
       int own = 1;
       for (++page; page <= total && page_text(pdf, page).find("WORKSHEET") == std::string::npos; ++page) ++own;
       if (width == letter_width) CHECK(own == own_pages[i]);
+      CHECK(own == 1);
       for (int p = page - own; p < page; ++p) {
         const std::string text = page_text(pdf, p);
         INFO("page " << p);
@@ -269,6 +299,56 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
     CHECK(page == total + 1);
   }
   check_console(dir / "class-pack.html");
+}
+
+TEST_CASE("browser: the lesson worksheet prints on at most 3 pages on Letter and A4, no page ending in a heading",
+          "[browser]") {
+  if (!tools_present({"chromium", "pdfinfo", "pdftotext"})) return;
+  const fs::path dir = scratch() / "paper";
+  fs::create_directories(dir);
+  const fs::path worksheet = dir / "lesson.html";
+  REQUIRE(run_attnmark("generate rubrics/lesson.yaml --student s001 --format html -o " + quote(worksheet.string())).status == 0);
+  for (const auto& [html, width] : {std::pair{worksheet, letter_width}, std::pair{on_a4(worksheet), a4_width}}) {
+    INFO(html.string());
+    const fs::path pdf = dir / (html.stem().string() + ".pdf");
+    print_pdf(html, pdf);
+    const int n = pages(pdf);
+    CHECK(n <= 3);
+    check_nothing_past_the_edge(pdf, width);
+    check_no_heading_at_the_foot(pdf);
+    // Every question is printed, and the last page holds more than a Working box.
+    std::string all;
+    for (int p = 1; p <= n; ++p) all += page_text(pdf, p);
+    for (const char* q : {"Question 1:", "Question 2:", "Question 3:", "Most attended"}) {
+      INFO(q);
+      CHECK(all.find(q) != std::string::npos);
+    }
+    CHECK(squeezed(page_text(pdf, n)).find("mark") != std::string::npos);
+  }
+}
+
+TEST_CASE("browser: a one-question worksheet prints on one page on Letter and A4", "[browser]") {
+  if (!tools_present({"chromium", "pdfinfo", "pdftotext"})) return;
+  const fs::path dir = scratch() / "one-page";
+  fs::create_directories(dir);
+  // A few seeds and students (one with an e-mail for an id, as some LMS
+  // exports give), so no variant's numbers or longer id push it over the page.
+  for (const auto& [seed, student] :
+       {std::pair{1, "s001"}, std::pair{5, "s002"}, std::pair{2026, "jane.doe@uni.example.edu"}}) {
+    const fs::path worksheet = dir / fmt::format("one-token-{}.html", seed);
+    REQUIRE(run_attnmark(fmt::format("generate rubrics/one-token.yaml --seed {} --student {} --format html -o {}", seed,
+                                     student, quote(worksheet.string()))).status == 0);
+    for (const auto& [html, width] : {std::pair{worksheet, letter_width}, std::pair{on_a4(worksheet), a4_width}}) {
+      INFO(html.string());
+      const fs::path pdf = dir / (html.stem().string() + ".pdf");
+      print_pdf(html, pdf);
+      CHECK(pages(pdf) == 1);
+      check_nothing_past_the_edge(pdf, width);
+      const std::string text = page_text(pdf, 1);
+      CHECK(text.find("Most attended") != std::string::npos);
+      CHECK(text.find("Working") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("browser: a worksheet in large text and a key print within the page", "[browser]") {
