@@ -1,20 +1,27 @@
 #include "lesson/fingerprint.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string_view>
 
 #include "base/text.h"
 #include "lesson/attention.h"
-#include "lesson/numbers.h"
 
 namespace attnmark {
 namespace {
 
-// FNV-1a over the cells, each ended by a byte no cell holds.
+// FNV-1a over the cells: bytes of names, 8 bytes of numbers, a separator each.
 class Hash {
  public:
-  void add(std::string_view cell) {
-    for (unsigned char c : cell) mix(c);
+  void add(std::string_view text) {
+    for (unsigned char c : text) mix(c);
     mix(0x1F);
+  }
+  // A number at `decimals`: its units of the last decimal, or a masked score.
+  void add(double x, int decimals) {
+    const std::int64_t units = x == masked_score ? INT64_MIN : std::llround(x * std::pow(10.0, decimals));
+    for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(static_cast<std::uint64_t>(units) >> (8 * i)));
+    mix(0x1E);
   }
   std::uint64_t value() const { return h_; }
 
@@ -40,8 +47,6 @@ const Matrix* matrix_of(const QuestionVariant& q, Part p) {
   return nullptr;
 }
 
-std::string written(double x, int decimals) { return x == masked_score ? "masked" : format_fixed(x, decimals); }
-
 }  // namespace
 
 std::uint64_t key_fingerprint(const Variant& variant) {
@@ -50,8 +55,9 @@ std::uint64_t key_fingerprint(const Variant& variant) {
     for (Part p : q.spec->ask) {
       hash.add(part_name(p));
       if (const Matrix* m = matrix_of(q, p)) {
+        const int decimals = q.spec->decimals(p);
         for (const Vector& row : *m)
-          for (double x : row) hash.add(written(x, q.spec->decimals(p)));
+          for (double x : row) hash.add(x, decimals);
       } else {
         for (std::size_t t : q.most_attended) hash.add(lower(q.tokens[t]));
       }
@@ -59,26 +65,30 @@ std::uint64_t key_fingerprint(const Variant& variant) {
   return hash.value();
 }
 
-std::optional<std::uint64_t> answer_fingerprint(const Variant& variant, const Marked& marked) {
-  if (marked.questions.size() != variant.questions.size()) return std::nullopt;
+std::optional<std::uint64_t> answer_fingerprint(const Rubric& rubric, const Marked& marked) {
+  if (marked.questions.size() != rubric.questions.size()) return std::nullopt;
   Hash hash;
-  for (std::size_t qi = 0; qi < variant.questions.size(); ++qi) {
-    const QuestionVariant& q = variant.questions[qi];
+  for (std::size_t qi = 0; qi < rubric.questions.size(); ++qi) {
+    const QuestionSpec& q = rubric.questions[qi];
     const QuestionResult& result = marked.questions[qi];
-    if (result.parts.size() != q.spec->ask.size()) return std::nullopt;
-    for (std::size_t pi = 0; pi < result.parts.size(); ++pi) {
-      const PartResult& part = result.parts[pi];
+    if (result.parts.size() != q.ask.size()) return std::nullopt;
+    for (const PartResult& part : result.parts) {
       hash.add(part_name(part.part));
+      const int decimals = q.decimals(part.part);
       for (const CellResult& cell : part.cells) {
         if (cell.verdict == Verdict::unanswered || cell.verdict == Verdict::unreadable) return std::nullopt;
         if (part.part == Part::most_attended) hash.add(lower(trim(cell.given)));
-        else if (cell.masked) hash.add("masked");
-        else if (cell.value) hash.add(written(*cell.value, q.spec->decimals(part.part)));
+        else if (cell.masked) hash.add(masked_score, decimals);
+        else if (cell.value) hash.add(*cell.value, decimals);
         else return std::nullopt;
       }
     }
   }
   return hash.value();
+}
+
+bool same_for_everyone(const Rubric& rubric) {
+  return std::all_of(rubric.questions.begin(), rubric.questions.end(), [](const QuestionSpec& q) { return q.fixed(); });
 }
 
 }  // namespace attnmark

@@ -3,13 +3,14 @@
 // precision asked, for another student's variant and wrong for one's own.
 //
 //   std::uint64_t key = key_fingerprint(make_variant(rubric, seed, "s01"));
-//   std::optional<std::uint64_t> given = answer_fingerprint(own_variant, grade(own_variant, submission));
+//   std::optional<std::uint64_t> given = answer_fingerprint(rubric, grade(own_variant, submission));
 //   if (given && *given == key) flag("fits-variant-of:s01");
 //
-// A fingerprint hashes the asked parts' cells, each written as the key
-// writes it: a number rounded to the decimals asked ("0.665"), "masked", or
-// a token's name. Equal fingerprints mean equal answers (FNV-1a, 64 bits:
-// a chance collision in a class of 100,000 is about one in 10^9).
+// A fingerprint hashes the asked parts' cells, each as the key has it at the
+// precision asked: a number in units of the last decimal asked (0.665 at 3
+// decimals is 665), a masked score, or a token's name. Equal fingerprints
+// mean equal answers (FNV-1a, 64 bits: a chance collision in a class of
+// 100,000 is about one in 10^9).
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,12 @@ namespace attnmark {
 std::uint64_t key_fingerprint(const Variant& variant);
 
 // The fingerprint of what a student wrote, read as `marked` (graded against
-// `variant`, which gives the decimals asked); none when a cell is blank or
-// unreadable, or the cells are not the key's shape.
-std::optional<std::uint64_t> answer_fingerprint(const Variant& variant, const Marked& marked);
+// a variant of `rubric`, which gives the decimals asked); none when a cell
+// is blank or unreadable, or the parts are not the rubric's.
+std::optional<std::uint64_t> answer_fingerprint(const Rubric& rubric, const Marked& marked);
+
+// True when every student's variant of `rubric` has the same numbers (its
+// inputs are given, as the lesson's are): no one can copy another's key.
+bool same_for_everyone(const Rubric& rubric);
 
 }  // namespace attnmark

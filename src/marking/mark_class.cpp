@@ -65,22 +65,28 @@ struct ClassKeys {
 
 ClassKeys class_keys(const Rubric& rubric, std::uint64_t seed, const Inputs& in, unsigned jobs) {
   const std::size_t n = in.submissions.size();
+  ClassKeys out;
+  for (std::size_t k = 0; k < n; ++k)
+    if (in.superseding[k] == Inputs::counts && !in.students[k].empty())
+      out.owner.emplace(variant_id(seed, in.students[k]), in.students[k]);
+  // A rubric with the same numbers for all (the lesson's own) has no one to copy from.
+  if (same_for_everyone(rubric)) return out;
   std::vector<std::optional<std::uint64_t>> keys(n);
   parallel_for(n, jobs, [&](std::size_t k) {
     if (in.superseding[k] != Inputs::counts || in.students[k].empty()) return;
+    thread_local Variant variant;  // its storage is reused, student after student
     try {
-      keys[k] = key_fingerprint(make_variant(rubric, seed, in.students[k]));
+      make_variant_into(rubric, seed, variant_id(seed, in.students[k]), in.students[k], variant);
+      keys[k] = key_fingerprint(variant);
     } catch (const Error&) {
       // A variant that cannot be made: judged (and reported) with the submission.
     }
   });
-  ClassKeys out;
   for (std::size_t k = 0; k < n; ++k) {
     if (!keys[k]) continue;
-    out.owner.emplace(variant_id(seed, in.students[k]), in.students[k]);
     const auto [it, fresh] = out.key_of.emplace(*keys[k], k);
-    // A rubric with the same numbers for all (the lesson's own) has no one to copy from.
-    if (!fresh && in.students[it->second] != in.students[k]) it->second = ClassKeys::shared;
+    if (!fresh && it->second != ClassKeys::shared && in.students[it->second] != in.students[k])
+      it->second = ClassKeys::shared;  // two students' keys alike: neither is a copy's source
   }
   return out;
 }
@@ -89,15 +95,13 @@ ClassKeys class_keys(const Rubric& rubric, std::uint64_t seed, const Inputs& in,
 // cell for cell at the precision asked, for a classmate's; and names the
 // student whose variant a wrong-variant file is for.
 // REQUIRES: g was judged from s.
-void check_copies(const Rubric& rubric, std::uint64_t seed, const ClassKeys& keys, const Inputs& in, const Submission& s,
-                  GradedSubmission& g) {
+void check_copies(const Rubric& rubric, const ClassKeys& keys, const Inputs& in, const Submission& s, GradedSubmission& g) {
   if (g.status == SubmissionStatus::wrong_variant)
     if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id)
       if (auto owner = keys.owner.find(*id); owner != keys.owner.end() && owner->second != g.student)
         g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
-  if (!g.marked || g.student.empty() || g.marked->score >= g.marked->max_score - 1e-9) return;
-  const Variant own = make_variant(rubric, seed, g.student);
-  const std::optional<std::uint64_t> given = answer_fingerprint(own, *g.marked);
+  if (keys.key_of.empty() || !g.marked || g.student.empty() || g.marked->score >= g.marked->max_score - 1e-9) return;
+  const std::optional<std::uint64_t> given = answer_fingerprint(rubric, *g.marked);
   if (!given) return;
   const auto it = keys.key_of.find(*given);
   if (it == keys.key_of.end() || it->second == ClassKeys::shared || in.students[it->second] == g.student) return;
@@ -148,7 +152,7 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
     }
     const bool counts = in.superseding[i] == Inputs::counts;
     if (roster && counts) apply_roster(*roster, graded);
-    if (keys && counts) check_copies(rubric, *settings.seed, *keys, in, s, graded);
+    if (keys && counts) check_copies(rubric, *keys, in, s, graded);
     if (counts) {
       // A superseded submission is no gradebook row: a lookup by id finds the one that counts.
       append_gradebook_row(chunk.gradebook, rubric, graded);

@@ -19,23 +19,25 @@ TEST_CASE("a classmate's key, written by another student, has the classmate's fi
   copied.student = "bob";
   const Marked marked = grade(bob, copied);
   CHECK(marked.score < marked.max_score);
-  CHECK(answer_fingerprint(bob, marked) == key_fingerprint(ada));
+  CHECK(answer_fingerprint(rubric, marked) == key_fingerprint(ada));
   // More decimals than asked are the same answers at the precision asked.
   for (auto& [question, parts] : copied.answers)
     for (auto& [part, answer] : parts)
       for (auto& row : answer.rows)
         for (std::string& cell : row)
           if (cell.find('.') != std::string::npos) cell += "4";
-  CHECK(answer_fingerprint(bob, grade(bob, copied)) == key_fingerprint(ada));
+  CHECK(answer_fingerprint(rubric, grade(bob, copied)) == key_fingerprint(ada));
   // His own key is his; a blank cell gives no fingerprint.
   const Marked own = grade(bob, key_answers(bob));
-  CHECK(answer_fingerprint(bob, own) == key_fingerprint(bob));
+  CHECK(answer_fingerprint(rubric, own) == key_fingerprint(bob));
   Submission blank = key_answers(bob);
   blank.answers.begin()->second.begin()->second.rows[0][0] = "";
-  CHECK_FALSE(answer_fingerprint(bob, grade(bob, blank)));
+  CHECK_FALSE(answer_fingerprint(rubric, grade(bob, blank)));
 }
 
 TEST_CASE("the lesson's numbers are the same for every student, and so is every key's fingerprint") {
   const Rubric rubric = shipped("lesson");
   CHECK(key_fingerprint(make_variant(rubric, 2026, "s001")) == key_fingerprint(make_variant(rubric, 2026, "s002")));
+  CHECK(same_for_everyone(rubric));
+  CHECK_FALSE(same_for_everyone(shipped("all-tokens")));
 }
