@@ -17,6 +17,23 @@
 
 namespace {
 
+// --theme and --text-size, for every command that writes HTML.
+void add_page_options(CLI::App* sub, attnmark::Options& options) {
+  sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")
+      ->default_str("default")
+      ->type_name("THEME");
+  sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")
+      ->default_str("normal")
+      ->type_name("SIZE");
+}
+
+// --id-column and --name-column, for every command that reads a roster (`where`: "the roster").
+void add_column_options(CLI::App* sub, attnmark::Options& options, const std::string& where) {
+  sub->add_option("--id-column", options.id_column, "Header of the student id column in " + where)->type_name("HEADER");
+  sub->add_option("--name-column", options.name_column, "Header of the students' name column in " + where)
+      ->type_name("HEADER");
+}
+
 // The option parser's errors read like attnmark's own: one line that starts
 // "attnmark: ", names the command, and says where the options are listed.
 std::string parse_failure(const CLI::App* app, const CLI::Error& e) {
@@ -66,18 +83,10 @@ int run_main(int argc, char** argv) {
           ->default_str("files")
           ->type_name("MODE");
       sub->add_option("--jobs", options.jobs, "Threads (default: all cores)")->type_name("N");
-      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")
-          ->default_str("default")
-          ->type_name("THEME");
-      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")
-          ->default_str("normal")
-          ->type_name("SIZE");
+      add_page_options(sub, options);
       sub->add_option("--roster", options.roster, "Class roster (CSV): the gradebook gets a row per roster student")
           ->type_name("CSV");
-      sub->add_option("--id-column", options.id_column, "Header of the student id column in rosters and sheets")
-          ->type_name("HEADER");
-      sub->add_option("--name-column", options.name_column, "Header of the students' name column in rosters and sheets")
-          ->type_name("HEADER");
+      add_column_options(sub, options, "rosters and sheets");
       sub->add_option("--near-ids", options.near_ids,
                       "Ids near a roster id (S002 for s002): flag them (default) or match them to the roster student")
           ->default_str("flag")
@@ -130,20 +139,11 @@ int run_main(int argc, char** argv) {
                     "Write to this file (or folder, with --roster) instead of standard output")
         ->type_name("PATH");
     sub->add_flag("--force", options.force, "Replace files that exist already");
-    sub->add_option("--roster", options.roster, "Class roster (CSV with a student column): one output per student")
+    sub->add_option("--roster", options.roster, "Class roster (CSV with a student id column): one output per student")
         ->type_name("CSV");
     sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)")->type_name("N");
-    sub->add_option("--id-column", options.id_column, "Header of the student id column in the roster")->type_name("HEADER");
-    sub->add_option("--name-column", options.name_column, "Header of the students' name column in the roster")
-        ->type_name("HEADER");
-    if (name != "template") {
-      sub->add_option("--theme", options.theme, "HTML colours: default, cream, tint or high-contrast")
-          ->default_str("default")
-          ->type_name("THEME");
-      sub->add_option("--text-size", options.text_size, "HTML text: normal, large or x-large")
-          ->default_str("normal")
-          ->type_name("SIZE");
-    }
+    add_column_options(sub, options, "the roster");
+    if (name != "template") add_page_options(sub, options);
   }
   try {
     app.parse(argc, argv);
