@@ -166,6 +166,7 @@ exit 0
 
 int run_pack(const Options& options, const std::string& rubric_path, const Rubric& rubric, std::ostream& err) {
   if (options.output.empty()) throw Error("autograde gradescope-pack: -o FILE (the zip to write) is required");
+  refuse_to_replace(options);
   const std::optional<std::uint64_t> seed = seed_of(options, rubric);
   if (!seed)
     throw Error(fmt::format("autograde gradescope-pack: {} has no seed: and no --seed was given; give the seed the "

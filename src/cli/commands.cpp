@@ -3,6 +3,7 @@
 #include <charconv>
 #include <algorithm>
 #include <fmt/format.h>
+#include <filesystem>
 #include <thread>
 
 #include "base/error.h"
@@ -34,6 +35,14 @@ std::uint64_t parse_seed(const std::string& text) {
   if (text.empty() || text[0] < '0' || text[0] > '9' || ec != std::errc() || stop != end)
     throw Error(fmt::format("--seed: expected a whole number from 0 to 18446744073709551615; got '{}'", text));
   return value;
+}
+
+void refuse_to_replace(const Options& options) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(options.output, ec);
+  if (ec || !std::filesystem::exists(status)) return;
+  if (std::filesystem::is_directory(status)) throw Error(options.output, 0, 0, "is a folder; -o takes a file name here");
+  if (!options.force) throw Error(options.output, 0, 0, "already exists; pass --force to replace it");
 }
 
 unsigned parse_jobs(const std::optional<std::string>& text) {

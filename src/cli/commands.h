@@ -60,6 +60,11 @@ int run_mark(const Options& options, std::ostream& out, std::ostream& err);
 int run_check(const Options& options, std::ostream& out, std::ostream& err);
 int run_autograde(const Options& options, std::ostream& out, std::ostream& err);
 
+// Without --force, the file -o names is never replaced (checked before any
+// work, so a refused run costs nothing); a folder is never a file's name.
+// Throws Error ("ws.html: already exists; pass --force to replace it").
+void refuse_to_replace(const Options& options);
+
 // Parses --jobs strictly: 1 to 256; absent means every core.
 unsigned parse_jobs(const std::optional<std::string>& text);
 

@@ -49,16 +49,6 @@ void emit(const Options& options, const std::string& text, const char* what, std
   err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
 }
 
-// Without --force, a file that exists is never replaced (checked before any
-// work, so a refused run costs nothing); a folder is never a file's name.
-void refuse_to_replace(const Options& options) {
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::symlink_status(options.output, ec);
-  if (ec || !std::filesystem::exists(status)) return;
-  if (std::filesystem::is_directory(status)) throw Error(options.output, 0, 0, "is a folder; -o takes a file name here");
-  if (!options.force) throw Error(options.output, 0, 0, "already exists; pass --force to replace it");
-}
-
 // What one run writes, fixed by the command and --format.
 struct Job {
   bool key = false;       // key, not worksheet

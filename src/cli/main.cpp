@@ -106,7 +106,8 @@ int run_main(int argc, char** argv) {
       sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:");
       sub->add_option("--root", options.root, "The grader's folder (default /autograder, or /grade for PrairieLearn)");
       sub->add_option("--student", options.student, "Student id, when the submission does not say");
-      sub->add_option("-o,--output", options.output, "gradescope-pack: the zip to write");
+      sub->add_option("-o,--output,--out", options.output, "gradescope-pack: the zip to write")->type_name("PATH");
+      sub->add_flag("--force", options.force, "gradescope-pack: replace the zip if it exists");
       continue;
     }
     if (name == "check") {

@@ -272,9 +272,15 @@ TEST_CASE("The demo class gets the same score from mark and from each autograder
 
 TEST_CASE("autograde gradescope-pack: the zip holds the scripts, the rubric and the sources") {
   const fs::path zip = scratch() / "autograder.zip";
+  fs::remove(zip);
   const Run r = run_cli("autograde gradescope-pack " + demo + " -o '" + zip.string() + "'");
   INFO(r.err);
   REQUIRE(r.status == 0);
+  // As generate does: an existing zip is replaced only with --force.
+  const Run again = run_cli("autograde gradescope-pack " + demo + " --out '" + zip.string() + "'");
+  CHECK(again.status == 2);
+  CHECK(again.err == "attnmark: " + zip.string() + ": already exists; pass --force to replace it\n");
+  CHECK(run_cli("autograde gradescope-pack " + demo + " -o '" + zip.string() + "' --force").status == 0);
   const std::string listing_file = (scratch() / "autograder.list").string();
   const std::string command = "python3 -c \"import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); "
                               "print(z.testzip()); [print(i.filename, oct(i.external_attr >> 16)) for i in "
