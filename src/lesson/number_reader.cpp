@@ -106,8 +106,10 @@ std::size_t count_code_points(std::string_view s) {
 }
 
 // The text in single quotes for a message. REQUIRES: s is valid UTF-8.
-// Control characters (C0, DEL, C1) become U+FFFD so a message cannot drive a
-// terminal; past max_quoted_chars the text is cut and ends in "…".
+// Control characters (is_control: C0, DEL, C1, the line separators and
+// bidirectional controls) become U+FFFD so a message cannot drive a
+// terminal or reorder a line; past max_quoted_chars the text is cut and ends
+// in "…".
 std::string quoted(std::string_view s) {
   bool cut = count_code_points(s) > max_quoted_chars;
   std::size_t keep = cut ? max_quoted_chars - 1 : max_quoted_chars;
@@ -116,9 +118,8 @@ std::string quoted(std::string_view s) {
   for (std::size_t chars = 0; i < s.size() && chars < keep; ++chars) {
     std::size_t length = 1;
     while (i + length < s.size() && is_continuation_byte(s[i + length])) ++length;
-    auto c = static_cast<unsigned char>(s[i]);
-    bool c1_control = c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0;
-    if (c < 0x20 || c == 0x7F || c1_control) out += replacement;
+    std::uint32_t code_point = 0;
+    if (decode_utf8(s, i, code_point) == 0 || is_control(code_point)) out += replacement;
     else out += s.substr(i, length);
     i += length;
   }
