@@ -293,6 +293,9 @@ TEST_CASE("quoted text is cut to 40 characters and control characters are hidden
   check_problem("1\x1B[2J", "could not read '1" + replacement + "[2J' as a number");
   check_problem("1\x7F", "could not read '1" + replacement + "' as a number");
   check_problem("1\xC2\x9B", "could not read '1" + replacement + "' as a number");  // C1 CSI
+  // Bidirectional controls reorder a line; fuzz_number found U+202B.
+  check_problem("n\xE2\x80\xAB" "f", "could not read 'n" + replacement + "f' as a number");
+  check_problem("2\xE2\x81\xA6" "1", "could not read '2" + replacement + "1' as a number");
 }
 
 TEST_CASE("decimals mean places of the resulting value") {
