@@ -22,6 +22,7 @@
 #include "writers/key_json.h"
 #include "writers/latex_writer.h"
 #include "writers/markdown_writer.h"
+#include "writers/notebook_writer.h"
 #include "writers/sheet_document.h"
 #include "writers/theme.h"
 
@@ -53,7 +54,7 @@ void emit(const Options& options, const std::string& text, const char* what, std
 struct Job {
   bool key = false;       // key, not worksheet
   bool answers = false;   // template: only the blank answer file
-  std::string format;     // md, json, jsonl, html, tex
+  std::string format;     // md, json, jsonl, html, tex, ipynb
 };
 
 // The format an output file's name asks for: ".html" is html. Empty for a
@@ -66,6 +67,7 @@ std::string format_of_name(const std::string& path, bool key) {
   if (ext == ".jsonl" && key) return "jsonl";
   if (ext == ".html" || ext == ".htm") return "html";
   if (ext == ".tex") return "tex";
+  if (ext == ".ipynb") return "ipynb";
   return "?";
 }
 
@@ -80,7 +82,8 @@ Job job_of(const Options& options) {
     job.format = "yaml";
     return job;
   }
-  const std::string known_names = job.key ? ".md, .json, .jsonl, .html or .tex" : ".md, .json, .html or .tex";
+  const std::string known_names =
+      job.key ? ".md, .json, .jsonl, .html, .tex or .ipynb" : ".md, .json, .html, .tex or .ipynb";
   std::string named;
   if (!options.output.empty()) {
     named = format_of_name(options.output, job.key);
@@ -94,9 +97,9 @@ Job job_of(const Options& options) {
     job.format = named.empty() ? "md" : named;
   }
   const bool known = job.format == "md" || job.format == "json" || job.format == "html" || job.format == "tex" ||
-                     (job.key && job.format == "jsonl");
+                     job.format == "ipynb" || (job.key && job.format == "jsonl");
   if (!known)
-    throw Error(fmt::format("--format: expected md, json, {}html or tex; got '{}'", job.key ? "jsonl, " : "",
+    throw Error(fmt::format("--format: expected md, json, {}html, tex or ipynb; got '{}'", job.key ? "jsonl, " : "",
                             job.format));
   if (!named.empty() && named != "?" && named != job.format)
     throw Error(fmt::format("--format {} does not match -o {}, a name for {}; leave out --format or rename the file",
@@ -112,6 +115,7 @@ std::string render(const Job& job, const Rubric& rubric, const Variant& variant,
   if (job.format == "md") return render_markdown(rubric, variant, sheet);
   if (job.format == "json") return render_json(variant, sheet);
   if (job.format == "jsonl") return render_json_line(variant, Sheet::key);
+  if (job.format == "ipynb") return render_notebook(rubric, variant, sheet);
   const SheetDocument doc = sheet_document(rubric, variant, sheet);
   if (job.format == "html") return sheet_html(doc, name, style);
   return sheet_latex({NamedSheet{doc, name}}, style.text_size);
@@ -181,7 +185,14 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   const bool packs = !job.answers;
   const bool keys_apart = !job.key && !job.answers;
   const std::string keys_dir = keys_apart ? "keys/" : "";
-  const std::string ext = job.format == "md" ? ".md" : job.format == "json" ? ".json" : job.format == "tex" ? ".tex" : ".html";
+  const std::string ext = job.format == "md"      ? ".md"
+                          : job.format == "json"  ? ".json"
+                          : job.format == "tex"   ? ".tex"
+                          : job.format == "ipynb" ? ".ipynb"
+                                                  : ".html";
+  // A notebook is itself what the student fills in and hands in: no answer
+  // file beside it.
+  const bool answer_files = !job.key && job.format != "ipynb";
   // The class files' names are kept from students, so no id can replace them.
   std::vector<std::string> stems;
   FileStems names({"class-pack", "class-key"});
@@ -205,7 +216,7 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
     };
     for (std::size_t i = 0; i < students.size(); ++i) {
       if (!job.answers) refuse(sheet_name(i));
-      if (!job.key) refuse(answers_name(i));
+      if (answer_files) refuse(answers_name(i));
       if (keys_apart) refuse(key_name(i));
     }
     for (const std::string& name : class_files) refuse(name);
@@ -230,7 +241,7 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
     if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style));
-    if (!job.key) put(answers_name(i), render_answer_template(rubric, variant));
+    if (answer_files) put(answers_name(i), render_answer_template(rubric, variant));
     if (keys_apart) put(key_name(i), render(key_job, rubric, variant, s.name, style));
     if (packs) {
       StudentOutput& o = outputs[i];
@@ -274,7 +285,8 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   const std::string keys_text = fmt::format("{} key{}", n, n == 1 ? "" : "s");
   std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
                      : job.key   ? keys_text
-                                 : fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s");
+                     : answer_files ? fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s")
+                                    : fmt::format("{} notebook{}", n, n == 1 ? "" : "s");
   std::string keys_what = keys_text;
   for (const std::string& name : class_files) {
     if (keys_apart && name.starts_with(keys_dir)) keys_what += ", " + name.substr(keys_dir.size());

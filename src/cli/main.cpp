@@ -133,7 +133,7 @@ int run_main(int argc, char** argv) {
     sub->add_option("--student", options.student, "Student id; each id gets its own variant")->type_name("ID");
     if (name != "template")
       sub->add_option("--format", options.format,
-                      std::string(name == "key" ? "md, json, jsonl, html or tex" : "md, json, html or tex") +
+                      std::string(name == "key" ? "md, json, jsonl, html, tex or ipynb" : "md, json, html, tex or ipynb") +
                           "; default: from -o's extension, else md")
           ->type_name("FORMAT");
     sub->add_option("-o,--output,--out", options.output,

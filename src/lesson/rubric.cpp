@@ -27,6 +27,16 @@ std::optional<Part> parse_part(std::string_view name) {
   return std::nullopt;
 }
 
+std::string answer_variable(std::string_view question, Part part) {
+  std::string name;
+  if (!question.empty() && question[0] >= '0' && question[0] <= '9') name += 'q';
+  for (char c : question)
+    name += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
+  name += '_';
+  name += part_name(part);
+  return name;
+}
+
 std::string part_label(Part part) {
   std::string label = part_name(part);
   std::replace(label.begin(), label.end(), '_', ' ');

@@ -62,6 +62,13 @@ std::optional<Part> parse_part(std::string_view name);
 // The other spelling parse_part() accepts, which answer files may use too.
 inline constexpr std::string_view most_attended_alias = "most-attended";
 
+// The variable a notebook's answer cell assigns for a part of question
+// `question`: the question id and the part's name joined by '_', every byte
+// that may not be in a Python name made '_' (and a leading digit given a 'q').
+//   answer_variable("q1", Part::weights) == "q1_weights"
+//   answer_variable("attn-2", Part::most_attended) == "attn_2_most_attended"
+std::string answer_variable(std::string_view question, Part part);
+
 // The part's name for people: "most attended", not "most_attended".
 //   part_label(Part::most_attended) == "most attended"
 std::string part_label(Part part);

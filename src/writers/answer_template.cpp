@@ -17,15 +17,9 @@ std::string blank_row(std::size_t n) {
   return out + "]";
 }
 
-// A YAML double-quoted scalar that reads back as exactly `text`: never a
-// number, boolean, comment, list or map ("123", "yes", "#x", "a: b",
-// "[x]"), and never folded. Quotes and backslashes are escaped, and so is
-// every character a double-quoted scalar may not hold as it is or would
-// fold (controls, line and paragraph separators, bidirectional controls,
-// U+FEFF, U+FFFE, U+FFFF), as \uHHHH. A byte that is not UTF-8 becomes
-// \xHH (U+00HH): only a teacher's own rubric can hold one, as student ids
-// are checked.
-std::string quoted(std::string_view text) {
+}  // namespace
+
+std::string double_quoted(std::string_view text) {
   constexpr char hex[] = "0123456789ABCDEF";
   std::string out = "\"";
   for (std::size_t i = 0; i < text.size();) {
@@ -52,38 +46,45 @@ std::string quoted(std::string_view text) {
   return out + "\"";
 }
 
-}  // namespace
+AnswerShape answer_shape(const QuestionVariant& q, Part p) {
+  const QuestionSpec& spec = *q.spec;
+  const std::size_t n = q.tokens.size();
+  const std::size_t rows = q.query_token ? 1 : n;
+  AnswerShape shape;
+  switch (p) {
+    case Part::query:
+    case Part::queries:
+    case Part::keys: shape.cols = static_cast<std::size_t>(spec.d_k); break;
+    case Part::values:
+    case Part::output: shape.cols = static_cast<std::size_t>(spec.d_v); break;
+    case Part::scores:
+    case Part::weights: shape.cols = n; break;
+    case Part::most_attended: shape.cols = 1; break;
+  }
+  shape.rows = (p == Part::keys || p == Part::values) ? n : rows;
+  shape.vector = q.query_token && shape.rows == 1;
+  return shape;
+}
 
 std::string render_answer_template(const Rubric& rubric, const Variant& variant) {
   std::string out;
   out += fmt::format("# attnmark answer file for {}: replace each ~ with your answer.\n", rubric.name);
   out += "# Numbers like 0.665, 2/3 or 66.5% are fine; write masked for a masked score.\n";
   out += "# A decimal comma needs quotes in a list, [\"0,665\", ...], or write 0.665.\n";
-  out += fmt::format("rubric: {}\n", quoted(variant.rubric));
-  out += fmt::format("student: {}\n", quoted(variant.student));
+  out += fmt::format("rubric: {}\n", double_quoted(variant.rubric));
+  out += fmt::format("student: {}\n", double_quoted(variant.student));
   out += fmt::format("seed: {}\n", variant.seed);
-  out += fmt::format("variant: {}\n", quoted(variant.id_text()));
-  out += fmt::format("generator: {}\n", quoted(generator_version));
+  out += fmt::format("variant: {}\n", double_quoted(variant.id_text()));
+  out += fmt::format("generator: {}\n", double_quoted(generator_version));
   out += "answers:\n";
   for (const QuestionVariant& q : variant.questions) {
     const QuestionSpec& spec = *q.spec;
     out += fmt::format("  {}:\n", spec.id);
     const std::size_t n = q.tokens.size();
-    const std::size_t rows = q.query_token ? 1 : n;
     for (Part p : spec.ask) {
-      std::size_t cols = 0;
-      switch (p) {
-        case Part::query:
-        case Part::queries:
-        case Part::keys: cols = static_cast<std::size_t>(spec.d_k); break;
-        case Part::values:
-        case Part::output: cols = static_cast<std::size_t>(spec.d_v); break;
-        case Part::scores:
-        case Part::weights: cols = n; break;
-        case Part::most_attended: cols = 1; break;
-      }
-      const std::size_t part_rows = (p == Part::keys || p == Part::values) ? n : rows;
-      const bool vector = q.query_token && part_rows == 1;
+      const AnswerShape shape = answer_shape(q, p);
+      const std::size_t cols = shape.cols, part_rows = shape.rows;
+      const bool vector = shape.vector;
       const std::string name = part_name(p);
       // Comments name the tokens, so a student knows which blank is which.
       const std::string order = fmt::format("  # {}", fmt::join(q.tokens, ", "));

@@ -49,13 +49,13 @@ std::string markdown_table(const SheetTable& table) {
   return out + "\n";
 }
 
+}  // namespace
+
 std::string markdown_blocks(const std::vector<SheetBlock>& blocks) {
   std::string out;
   for (const SheetBlock& b : blocks) out += b.is_table ? markdown_table(b.table) : markdown_inline(b.text) + "\n\n";
   return out;
 }
-
-}  // namespace
 
 std::string markdown_text(std::string_view text) {
   std::string flat(text);

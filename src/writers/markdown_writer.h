@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lesson/rubric.h"
 #include "lesson/variant.h"
@@ -22,6 +23,9 @@ namespace attnmark {
 // (\ ` * _ [ ] < > | ~ & # are escaped).
 //   markdown_text("a*b|c") == "a\\*b\\|c"
 std::string markdown_text(std::string_view text);
+
+// Paragraphs and tables in Markdown, each followed by a blank line.
+std::string markdown_blocks(const std::vector<SheetBlock>& blocks);
 
 // The document in Markdown.
 std::string render_markdown(const SheetDocument& doc);

@@ -71,9 +71,9 @@ TEST_CASE("generate --format html and tex write one self-contained file") {
   CHECK(tex.out == sheet_latex({{sheet_document(rubric, v, Sheet::key), ""}}, TextSize::normal));
   const Run bad = run_cli("generate rubrics/lesson.yaml --format jsonl");
   CHECK(bad.status == 2);
-  CHECK(bad.err == "attnmark: --format: expected md, json, html or tex; got 'jsonl'\n");
+  CHECK(bad.err == "attnmark: --format: expected md, json, html, tex or ipynb; got 'jsonl'\n");
   const Run bad_key = run_cli("key rubrics/lesson.yaml --format pdf");
-  CHECK(bad_key.err == "attnmark: --format: expected md, json, jsonl, html or tex; got 'pdf'\n");
+  CHECK(bad_key.err == "attnmark: --format: expected md, json, jsonl, html, tex or ipynb; got 'pdf'\n");
 }
 
 TEST_CASE("generate --roster writes a class ready to hand out, the same for any --jobs", "[threads]") {
@@ -272,10 +272,10 @@ TEST_CASE("the format is taken from -o's name when --format is not given") {
   const Run unknown = run_cli(fmt::format("generate rubrics/lesson.yaml -o '{}'", pdf));
   CHECK(unknown.status == 2);
   CHECK(unknown.err == fmt::format("attnmark: -o: cannot tell the format from the name '{}'; "
-                                   "name the file .md, .json, .html or .tex, or give --format\n", pdf));
+                                   "name the file .md, .json, .html, .tex or .ipynb, or give --format\n", pdf));
   const Run key_unknown = run_cli(fmt::format("key rubrics/lesson.yaml -o '{}'", pdf));
   CHECK(key_unknown.err == fmt::format("attnmark: -o: cannot tell the format from the name '{}'; "
-                                       "name the file .md, .json, .jsonl, .html or .tex, or give --format\n", pdf));
+                                       "name the file .md, .json, .jsonl, .html, .tex or .ipynb, or give --format\n", pdf));
   CHECK(!fs::exists(pdf));
   // With --roster, -o is a folder whatever its name, but a key's .jsonl is one key per line.
   const std::string roster = (dir / "roster.csv").string();

@@ -15,6 +15,7 @@
 #include "writers/key_json.h"
 #include "writers/latex_writer.h"
 #include "writers/markdown_writer.h"
+#include "writers/notebook_writer.h"
 #include "writers/sheet_document.h"
 #include "writers/theme.h"
 #include "base/files.h"
@@ -65,4 +66,15 @@ TEST_CASE("HTML and LaTeX worksheets and keys match the golden files") {
   const Variant p = make_variant(proj, 99, "carol");
   check_golden("projections-99-carol.key.html",
                sheet_html(sheet_document(proj, p, Sheet::key), "Carol", {Theme::cream, TextSize::large}));
+}
+
+TEST_CASE("notebooks (worksheet and key) match the golden files") {
+  const Rubric lesson = shipped("lesson");
+  const Variant v = make_variant(lesson, 2026, "s001");
+  check_golden("lesson-2026-s001.worksheet.ipynb", render_notebook(lesson, v, Sheet::worksheet));
+  check_golden("lesson-2026-s001.key.ipynb", render_notebook(lesson, v, Sheet::key));
+  const Rubric causal = shipped("scaled-causal");
+  check_golden("scaled-causal-7-s001.worksheet.ipynb", render_notebook(causal, make_variant(causal, 7, "s001"), Sheet::worksheet));
+  const Rubric proj = shipped("projections");
+  check_golden("projections-99-carol.key.ipynb", render_notebook(proj, make_variant(proj, 99, "carol"), Sheet::key));
 }

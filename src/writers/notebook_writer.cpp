@@ -1,0 +1,414 @@
+#include "writers/notebook_writer.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include "base/text.h"
+#include "lesson/attention.h"
+#include "lesson/grader.h"
+#include "lesson/numbers.h"
+#include "writers/answer_template.h"
+#include "writers/markdown_writer.h"
+#include "writers/report_words.h"
+
+namespace attnmark {
+namespace {
+
+using Json = nlohmann::json;
+
+// A cell's source as nbformat stores it: a list of lines, each but the last
+// ending in "\n".
+Json source_lines(std::string_view text) {
+  while (text.ends_with('\n')) text.remove_suffix(1);
+  Json lines = Json::array();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) {
+      lines.push_back(std::string(text.substr(start)));
+      break;
+    }
+    lines.push_back(std::string(text.substr(start, end + 1 - start)));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// A Python list of numbers: "[1, 0]".
+std::string python_row(const Vector& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + format_exact(v[i]);
+  return out + "]";
+}
+
+std::string python_matrix(const Matrix& m) {
+  std::vector<std::string> rows;
+  for (const Vector& r : m) rows.push_back(python_row(r));
+  return fmt::format("[{}]", fmt::join(rows, ", "));
+}
+
+std::string python_words(const std::vector<std::string>& words) {
+  std::vector<std::string> quoted;
+  for (const std::string& w : words) quoted.push_back(double_quoted(w));
+  return fmt::format("[{}]", fmt::join(quoted, ", "));
+}
+
+// A comment's text on one line, whatever a rubric's word holds.
+std::string comment_text(std::string_view text) { return printable(text, 200); }
+
+const Matrix& truth(const QuestionVariant& q, Part p) {
+  switch (p) {
+    case Part::query:
+    case Part::queries: return q.queries;
+    case Part::keys: return q.keys;
+    case Part::values: return q.values;
+    case Part::scores: return q.scores;
+    case Part::weights: return q.weights;
+    case Part::output: break;
+    case Part::most_attended: break;
+  }
+  return q.output;
+}
+
+// What a part's answer is, for the comment above its cell.
+std::string what_to_write(const QuestionVariant& q, Part p, const AnswerShape& shape) {
+  const std::string tokens = comment_text(fmt::format("{}", fmt::join(q.tokens, ", ")));
+  const bool per_token = p == Part::scores || p == Part::weights;
+  if (p == Part::most_attended)
+    return shape.vector ? "the token's word, in quotes (one of " + tokens + ")"
+                        : "a word in quotes per query token (" + tokens + ")";
+  const std::string each = per_token ? "a number per key token (" + tokens + ")"
+                                     : fmt::format("a number per dimension ({})", shape.cols);
+  if (shape.vector) return each;
+  return "a row per " + std::string(p == Part::keys || p == Part::values ? "token" : "query token") + ", " + each;
+}
+
+// The literal an answer cell starts with: blanks (None), or the key's answers.
+std::string answer_literal(const QuestionVariant& q, Part p, const AnswerShape& shape, bool key) {
+  auto cell = [&](std::size_t r, std::size_t c) -> std::string {
+    if (!key) return "None";
+    if (p == Part::most_attended) return double_quoted(q.tokens[q.most_attended[shape.vector ? 0 : c]]);
+    const double x = truth(q, p)[r][c];
+    return x == masked_score ? "\"masked\"" : format_fixed(x, q.spec->decimals(p));
+  };
+  if (p == Part::most_attended) {
+    if (shape.vector) return cell(0, 0);
+    std::vector<std::string> words;
+    for (std::size_t r = 0; r < q.most_attended.size(); ++r) words.push_back(cell(0, r));
+    return fmt::format("[{}]  # {}", fmt::join(words, ", "), comment_text(fmt::format("{}", fmt::join(q.tokens, ", "))));
+  }
+  auto row = [&](std::size_t r) {
+    std::vector<std::string> cells;
+    for (std::size_t c = 0; c < shape.cols; ++c) cells.push_back(cell(r, c));
+    return fmt::format("[{}]", fmt::join(cells, ", "));
+  };
+  if (shape.vector) return row(0);
+  std::string out = "[\n";
+  const std::vector<std::size_t> rows = q.query_rows();
+  for (std::size_t r = 0; r < shape.rows; ++r) {
+    const std::size_t token = (p == Part::keys || p == Part::values || r >= rows.size()) ? r : rows[r];
+    out += fmt::format("    {},  # {}\n", row(r), comment_text(q.tokens[token]));
+  }
+  return out + "]";
+}
+
+// The code cell of a question's inputs.
+std::string inputs_source(const QuestionSection& section, const QuestionVariant& q) {
+  const QuestionSpec& spec = *q.spec;
+  std::string out = fmt::format("# Question {} ({}): the inputs. Run this cell before the answers below.\n",
+                                section.number, comment_text(section.id));
+  out += fmt::format("tokens = {}\n", python_words(q.tokens));
+  if (spec.projections) {
+    out += fmt::format("X = np.array({})  # a row per token: its embedding\n", python_matrix(q.embeddings));
+    out += fmt::format("W_Q = np.array({})\n", python_matrix(q.w_q));
+    out += fmt::format("W_K = np.array({})\n", python_matrix(q.w_k));
+    out += fmt::format("W_V = np.array({})\n", python_matrix(q.w_v));
+    if (q.query_token) out += fmt::format("x = X[{}]  # the embedding of {}\n", *q.query_token, comment_text(q.tokens[*q.query_token]));
+  } else {
+    if (q.query_token)
+      out += fmt::format("q = np.array({})  # the query of {}\n", python_row(q.queries[0]), comment_text(q.tokens[*q.query_token]));
+    else
+      out += fmt::format("Q = np.array({})  # a row per token: its query\n", python_matrix(q.queries));
+    out += fmt::format("K = np.array({})  # a row per token: its key\n", python_matrix(q.keys));
+    out += fmt::format("V = np.array({})  # a row per token: its value\n", python_matrix(q.values));
+  }
+  if (spec.scale.kind != ScaleSpec::Kind::none)
+    out += fmt::format("scale = {}  # every score is divided by this\n", format_exact(q.scale));
+  if (spec.mask == Mask::causal)
+    out += "# Causal mask: a query sees only its own token and those before it; write \"masked\" for a later key's score.\n";
+  return out;
+}
+
+std::string answer_source(const QuestionSection& section, const PartSection& part, const QuestionVariant& q, bool key) {
+  const AnswerShape shape = answer_shape(q, part.part);
+  const std::string variable = answer_variable(section.id, part.part);
+  std::string out = fmt::format("# Question {}, {} ({}): {}", section.number, part_label(part.part), part.marks,
+                                what_to_write(q, part.part, shape));
+  out += part.precision.empty() ? ".\n" : fmt::format("; give {}.\n", part.precision);
+  if (part.part != Part::most_attended)
+    out += "# Type the numbers (0.665, or \"2/3\" in quotes), or compute them with the helpers; keep the last line.\n";
+  out += fmt::format("{} = {}\n{}\n", variable, answer_literal(q, part.part, shape, key), variable);
+  return out;
+}
+
+constexpr const char* helpers_source = R"py(# The lesson's helpers: use them, or NumPy, to compute your answers.
+import math
+
+import numpy as np
+
+
+def dot(a, b):
+    """The dot product: multiply matching entries and add."""
+    return sum(x * y for x, y in zip(a, b))
+
+
+def softmax(scores):
+    """Softmax: e to the power of each score, each divided by the total.
+    Given a table (a row per query), each row on its own. A "masked" score's weight is 0."""
+    if len(scores) and not isinstance(scores[0], str) and hasattr(scores[0], "__len__"):
+        return [softmax(row) for row in scores]
+    powers = [0.0 if isinstance(s, str) else math.exp(s) for s in scores]
+    total = sum(powers)
+    return [p / total for p in powers]
+
+
+def mix(weights, values):
+    """The output: each value times its weight, added up. Given a row of weights
+    per query, a row of output per query."""
+    if len(weights) and hasattr(weights[0], "__len__"):
+        return [mix(row, values) for row in weights]
+    return [sum(w * v[j] for w, v in zip(weights, values)) for j in range(len(values[0]))]
+)py";
+
+// The self-check cell; @NAME@ stands for the notebook's own data.
+constexpr const char* self_check_source = R"py(# Check your answers before you hand in. With ATTNMARK_URL (your class's attnmark
+# server) and ATTNMARK_CODE (your code, from your teacher) set, this cell sends your
+# answers, not the notebook, to the server and shows what it makes of them.
+# Standard library only; it changes nothing in this notebook.
+import json
+import math
+import os
+import urllib.error
+import urllib.request
+
+ATTNMARK_RUBRIC = @RUBRIC@
+ATTNMARK_STUDENT = @STUDENT@
+ATTNMARK_VARIABLES = @VARIABLES@
+ATTNMARK_TOKENS = @TOKENS@
+ATTNMARK_SYMBOLS = @SYMBOLS@
+ATTNMARK_LEGEND = @LEGEND@
+
+
+def attnmark_plain(value):
+    """An answer as an answer file holds it: lists for arrays, text for what is not a number."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [attnmark_plain(v) for v in value]
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    return str(value)
+
+
+def attnmark_answers():
+    answers = {}
+    for question, parts in ATTNMARK_VARIABLES.items():
+        answers[question] = {part: attnmark_plain(globals().get(name)) for part, name in parts.items()}
+    return answers
+
+
+def attnmark_score(x):
+    return ("%.2f" % x).rstrip("0").rstrip(".")
+
+
+def attnmark_table(feedback):
+    lines = ["attnmark check: %s · student %s · variant %s"
+             % (ATTNMARK_RUBRIC, feedback.get("student") or "(none)", feedback.get("variant") or "(unknown)")]
+    if feedback.get("reason"):
+        lines.append(str(feedback["reason"]))
+    if feedback.get("score") is None:
+        return "\n".join(lines)
+    lines += [ATTNMARK_LEGEND, ""]
+    for q in feedback.get("questions", []):
+        tokens = ATTNMARK_TOKENS.get(q["id"], [])
+        lines.append("%-16s%9s" % (q["id"], attnmark_score(q["score"]) + " / " + attnmark_score(q["max_score"])))
+        for name, p in q["parts"].items():
+            score = attnmark_score(p["score"]) + " / " + attnmark_score(p["max_score"])
+            rows = {}
+            for c in p["cells"]:
+                row = c["cell"].split(".")[0] if "." in c["cell"] else ""
+                rows.setdefault(row, []).append(ATTNMARK_SYMBOLS.get(c["verdict"], "?"))
+            if list(rows) == [""] or not rows:
+                lines.append("  %-14s%9s   %s" % (name.replace("_", " "), score, " ".join(rows.get("", []))))
+            else:
+                lines.append("  %-14s%9s" % (name.replace("_", " "), score))
+                for row, marks in rows.items():
+                    i = int(row) - 1
+                    lines.append("      %s: %s" % (tokens[i] if 0 <= i < len(tokens) else row, " ".join(marks)))
+            lines += ["      hint: " + h for h in p.get("hints", [])]
+    lines += ["note: " + n for n in feedback.get("notes", [])]
+    lines.append("")
+    lines.append("Total: %s / %s" % (attnmark_score(feedback["score"]), attnmark_score(feedback["max_score"])))
+    return "\n".join(lines)
+
+
+def attnmark_check():
+    url = os.environ.get("ATTNMARK_URL", "").rstrip("/")
+    code = os.environ.get("ATTNMARK_CODE", "")
+    if not url or not code:
+        print("To check your answers here, set ATTNMARK_URL and ATTNMARK_CODE (your teacher gives you both)")
+        print("before you start Jupyter, then run this cell again. Or save this notebook and run, in a terminal:")
+        print("    attnmark check NOTEBOOK.ipynb    (NOTEBOOK.ipynb: this notebook's file)")
+        return
+    body = json.dumps({"student": ATTNMARK_STUDENT, "code": code, "answers": attnmark_answers()}).encode("utf-8")
+    request = urllib.request.Request(url + "/api/check", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            feedback = json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as e:
+        said = e.read().decode("utf-8", "replace")
+        try:
+            said = json.loads(said).get("error", said)
+        except (ValueError, AttributeError):
+            pass
+        print("The server did not check your answers (HTTP %d): %s" % (e.code, str(said)[:300]))
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        print("Could not reach the server at %s: %s" % (url, e))
+    else:
+        print(attnmark_table(feedback))
+
+
+attnmark_check()
+)py";
+
+std::string replaced(std::string text, std::string_view name, const std::string& value) {
+  const std::size_t at = text.find(name);
+  if (at != std::string::npos) text.replace(at, name.size(), value);
+  return text;
+}
+
+class NotebookBuilder {
+ public:
+  void markdown(const std::string& name, const std::string& text, Json metadata = Json::object()) {
+    cells_.push_back({{"cell_type", "markdown"}, {"id", id(name)}, {"metadata", std::move(metadata)},
+                      {"source", source_lines(text)}});
+  }
+  // Returns the cell's id.
+  std::string code(const std::string& name, const std::string& text, Json metadata = Json::object()) {
+    std::string cell_id = id(name);
+    cells_.push_back({{"cell_type", "code"}, {"id", cell_id}, {"metadata", std::move(metadata)},
+                      {"source", source_lines(text)}, {"execution_count", nullptr}, {"outputs", Json::array()}});
+    return cell_id;
+  }
+  Json& last() { return cells_.back(); }
+  // The id the cell named `name` gets (1 to 64 of [A-Za-z0-9_-], unique).
+  std::string id(const std::string& name) {
+    std::string base;
+    for (char c : name.substr(0, 48))
+      base += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_') ? c : '_';
+    if (base.empty()) base = "cell";
+    std::string out = base;
+    for (int n = 2; !ids_.insert(out).second; ++n) out = fmt::format("{}-{}", base, n);
+    return out;
+  }
+  Json take() { return std::move(cells_); }
+
+ private:
+  Json cells_ = Json::array();
+  std::set<std::string> ids_;
+};
+
+}  // namespace
+
+std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet sheet) {
+  const SheetDocument doc = sheet_document(rubric, variant, sheet);
+  const bool key = sheet == Sheet::key;
+  NotebookBuilder nb;
+
+  std::string header = fmt::format("# {}: {}\n\n", doc.title, key ? "answer key" : "worksheet");
+  header += fmt::format("Student: {} · Variant: {} · Seed: {} · Rubric: {} · {}\n\n",
+                        doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant, doc.seed, doc.rubric,
+                        generator_version);
+  if (!key)
+    header += "Run the cells from the top (Shift+Enter). In each answer cell, replace every `None` with your "
+              "answer, to the decimal places asked, or compute it with the helpers and NumPy. Then save the "
+              "notebook and hand it in as it is: attnmark reads the answers you typed, and the output of the "
+              "ones you computed, so run every cell before you hand it in.\n";
+  const Json header_data = {{"rubric", variant.rubric}, {"student", variant.student}, {"seed", variant.seed},
+                            {"variant", variant.id_text()}, {"generator", generator_version}};
+  nb.markdown("header", header, {{"attnmark", header_data}});
+  nb.code("helpers", helpers_source, {{"attnmark", {{"role", "helpers"}}}});
+
+  Json variables = Json::object(), tokens = Json::object();
+  for (std::size_t qi = 0; qi < doc.questions.size(); ++qi) {
+    const QuestionSection& section = doc.questions[qi];
+    const QuestionVariant& q = variant.questions[qi];
+    std::string text = fmt::format("## Question {} ({}): {}\n\n", section.number, section.id, section.title);
+    if (!section.prompt.empty()) text += section.prompt + "\n\n";
+    text += markdown_blocks(section.givens);
+    nb.markdown(section.id, text);
+    nb.code(section.id + "-inputs", inputs_source(section, q));
+    tokens[section.id] = q.tokens;
+    for (const PartSection& part : section.parts) {
+      const std::string name = fmt::format("{}.{}", section.id, part_name(part.part));
+      std::string part_text = part.precision.empty()
+                                  ? fmt::format("### {} ({})\n\n", part.title, part.marks)
+                                  : fmt::format("### {} ({}; give {})\n\n", part.title, part.marks, part.precision);
+      part_text += markdown_blocks(part.blocks);
+      nb.markdown(section.id + "-" + part_name(part.part) + "-text", part_text);
+      // nbgrader's solution cell: the student writes here, nothing is graded
+      // by nbgrader itself; its grade_id is the cell's own id (unique).
+      const Json metadata = {{"attnmark", {{"part", name}}},
+                             {"nbgrader",
+                              {{"grade", false},
+                               {"locked", false},
+                               {"schema_version", 3},
+                               {"solution", true},
+                               {"task", false}}}};
+      const std::string cell_id = nb.code(section.id + "-" + part_name(part.part), answer_source(section, part, q, key), metadata);
+      nb.last()["metadata"]["nbgrader"]["grade_id"] = cell_id;
+      variables[section.id][part_name(part.part)] = answer_variable(section.id, part.part);
+    }
+  }
+
+  Json symbols = Json::object();
+  for (Verdict v : {Verdict::correct, Verdict::carried, Verdict::imprecise, Verdict::wrong, Verdict::unanswered,
+                    Verdict::unreadable})
+    symbols[verdict_name(v)] = verdict_look(v).symbol;
+  // The constants are JSON, which Python reads as the same dicts, lists and strings.
+  const auto literal = [](const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); };
+  std::string check = self_check_source;
+  check = replaced(check, "@RUBRIC@", double_quoted(variant.rubric));
+  check = replaced(check, "@STUDENT@", double_quoted(variant.student));
+  check = replaced(check, "@VARIABLES@", literal(variables));
+  check = replaced(check, "@TOKENS@", literal(tokens));
+  check = replaced(check, "@SYMBOLS@", literal(symbols));
+  check = replaced(check, "@LEGEND@", double_quoted(verdict_legend(LegendStyle::terse)));
+  nb.markdown("self-check-text",
+              "## Check your answers\n\nRun the next cell to see which answers are right before you hand in "
+              "(your teacher tells you how to set it up), or run `attnmark check` on the saved notebook.\n");
+  nb.code("self-check", check, {{"attnmark", {{"role", "self-check"}}}});
+
+  const Json notebook = {
+      {"nbformat", 4},
+      {"nbformat_minor", 5},
+      {"metadata",
+       {{"kernelspec", {{"display_name", "Python 3 (ipykernel)"}, {"language", "python"}, {"name", "python3"}}},
+        {"language_info", {{"name", "python"}}}}},
+      {"cells", nb.take()}};
+  return notebook.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace attnmark
