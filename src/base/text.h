@@ -98,6 +98,29 @@ inline std::size_t decode_utf8(std::string_view text, std::size_t i, std::uint32
   return n;
 }
 
+// Appends code point `cp` to `out` as UTF-8; false (and nothing appended)
+// for a surrogate or a value above U+10FFFF, which UTF-8 cannot hold.
+//   encode_utf8(0xE9, s) appends "\xC3\xA9"
+inline bool encode_utf8(std::uint32_t cp, std::string& out) {
+  if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return false;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return true;
+}
+
 // True for a code point that changes how the text around it shows rather
 // than showing itself: C0 controls, DEL, C1 controls (U+0080 to U+009F), the
 // line and paragraph separators (U+2028, U+2029) and the bidirectional

@@ -8,6 +8,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "marking/inputs.h"
 #include "marking/judge.h"
 #include "readers/answer_reader.h"
 #include "readers/rubric_loader.h"
@@ -63,7 +64,7 @@ int run_check(const Options& options, std::ostream& out, std::ostream&) {
     rubric_file = options.rubrics.front();
   }
   const ReadLimits limits;
-  const Submission s = read_answer_file(read_file(answers, limits.max_file_bytes), answers, limits);
+  const Submission s = read_submission_file(read_file(answers, limits.max_file_bytes), answers, answers, limits);
   if (!s.unreadable.empty()) throw Error(answers, 0, 0, s.unreadable);
   if (rubric_file.empty() && s.rubric.empty() && s.answers.empty() && is_rubric(answers))
     throw Error(answers, 0, 0, "is a rubric, not an answer file; give your answer file: attnmark check FILE");

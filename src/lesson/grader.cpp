@@ -54,6 +54,15 @@ std::string_view cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
   return a->rows[r][c];
 }
 
+// Whether a cell counts as something written: a reading other than
+// unanswered, of text that is not blank (a blank masked score is right, but
+// writes nothing), or a part that could not be taken from the file at all
+// (PartAnswer::unreadable), which the student did write.
+bool counts_as_answered(const CellReading& reading, std::string_view text) {
+  if (reading.kind == CellReading::Kind::unreadable) return true;
+  return reading.kind != CellReading::Kind::unanswered && !is_blank(text);
+}
+
 // Marks one question after another; its working storage is kept from one
 // to the next (a class is millions of cells), so it is not thread-safe.
 class QuestionGrader {
@@ -121,8 +130,15 @@ class QuestionGrader {
       for (std::size_t c = 0; c < w.cols; ++c) {
         const std::string_view text = cell_text(a, r, c);
         w.texts.push_back(text);
-        w.readings.push_back(read_number(text, masked_allowed));
-        if (w.readings.back().kind != CellReading::Kind::unanswered && !is_blank(text)) w.answered = true;
+        if (a && !a->unreadable.empty()) {
+          CellReading reading;
+          reading.kind = CellReading::Kind::unreadable;
+          reading.problem = a->unreadable;
+          w.readings.push_back(std::move(reading));
+        } else {
+          w.readings.push_back(read_number(text, masked_allowed));
+        }
+        if (counts_as_answered(w.readings.back(), text)) w.answered = true;
       }
     return w;
   }
@@ -331,7 +347,7 @@ class QuestionGrader {
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
         const CellReading& read = w.read(r, c);
         // A blank masked score is right, but does not by itself make a part answered.
-        if (read.kind != CellReading::Kind::unanswered && !is_blank(cell.given)) ++result.answered;
+        if (counts_as_answered(read, cell.given)) ++result.answered;
         switch (read.kind) {
           case CellReading::Kind::unanswered: cell.verdict = Verdict::unanswered; break;
           case CellReading::Kind::unreadable:
@@ -636,7 +652,11 @@ class QuestionGrader {
       cell.given = cell_text(a, one_list ? 0 : r, one_list ? r : 0);
       cell.expected = q_->tokens[q_->most_attended[r]];
       const std::string word = lower(trim(cell.given));
-      if (word.empty() || word == "~" || word == "?" || word == "-") {
+      if (a && !a->unreadable.empty()) {
+        ++result.answered;
+        cell.verdict = Verdict::unreadable;
+        cell.note = a->unreadable;
+      } else if (word.empty() || word == "~" || word == "?" || word == "-") {
         cell.verdict = Verdict::unanswered;
       } else {
         ++result.answered;

@@ -24,6 +24,10 @@ struct PartAnswer {
   // True when the columns of a class sheet gave the shape, not the student,
   // so the count of cells says nothing of what the student wrote.
   bool shaped_by_sheet = false;
+  // Non-empty when the part's value could not be taken from the file at all
+  // (a notebook's computed answer without output): every cell of the part is
+  // unreadable with this sentence, whatever `rows` holds.
+  std::string unreadable{};
 };
 
 // One student's answers and what the file said about itself.

@@ -1,5 +1,7 @@
 #include "marking/autograde.h"
 
+#include "marking/inputs.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
@@ -31,7 +33,7 @@ bool is_hidden(const fs::path& place) {
 
 bool answer_extension(const std::string& place) {
   const std::string ext = lower(fs::path(place).extension().string());
-  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+  return ext == ".yaml" || ext == ".yml" || ext == ".json" || ext == ".ipynb";
 }
 
 // "a.yaml, b.pdf", at most max_listed names, then "and N more".
@@ -53,7 +55,8 @@ Submission read_one(const std::string& folder, const std::string& place) {
   const ReadLimits limits;
   const std::string shown = printable(place, 200);
   try {
-    return read_answer_file(read_file((fs::path(folder) / place).string(), limits.max_file_bytes, false), shown, limits);
+    return read_submission_file(read_file((fs::path(folder) / place).string(), limits.max_file_bytes, false), place, shown,
+                                limits);
   } catch (const Error& e) {
     return unreadable(shown, e.message());
   }
@@ -71,7 +74,7 @@ bool has_answers(const Submission& s) {
 // The submission read from the folder's answer file (see autograde()).
 Submission choose(const Rubric& rubric, const std::string& folder, Autograded& a) {
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return unreadable("", "no file was handed in; submit your answer file (.yaml or .json)");
+  if (!fs::is_directory(folder, ec)) return unreadable("", "no file was handed in; submit your answer file (.yaml, .json or .ipynb)");
   FolderContents contents;
   try {
     contents = walk_folder(folder, {});
@@ -90,7 +93,7 @@ Submission choose(const Rubric& rubric, const std::string& folder, Autograded& a
       if (f != chosen) rest.push_back(f);
     return rest;
   };
-  if (files.empty()) return unreadable("", "no file was handed in; submit your answer file (.yaml or .json)");
+  if (files.empty()) return unreadable("", "no file was handed in; submit your answer file (.yaml, .json or .ipynb)");
   if (files.size() == 1) {
     a.file = files[0];
     return read_one(folder, files[0]);
@@ -99,7 +102,7 @@ Submission choose(const Rubric& rubric, const std::string& folder, Autograded& a
   for (const std::string& f : files)
     if (answer_extension(f)) candidates.push_back(f);
   if (candidates.empty())
-    return unreadable("", fmt::format("none of the {} files handed in is an answer file (.yaml, .yml or .json): {}",
+    return unreadable("", fmt::format("none of the {} files handed in is an answer file (.yaml, .yml, .json or .ipynb): {}",
                                       files.size(), listed(files)));
   if (candidates.size() == 1) {
     a.file = candidates[0];

@@ -33,7 +33,7 @@ struct Autograded {
 };
 
 // Which file is the answer file: the one file handed in; else the one
-// .yaml, .yml or .json among them; else the one of those that reads as
+// .yaml, .yml, .json or .ipynb among them; else the one of those that reads as
 // answers for this rubric. Hidden files (a name starting with '.'),
 // __MACOSX/, links, pipes and devices are never candidates. No file, none
 // that is an answer file, or several, is an unreadable submission with the

@@ -10,6 +10,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
+#include "readers/notebook_reader.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;
@@ -77,7 +78,8 @@ Submission read_answer_path(const InputFile& input, const std::string& shown, co
   if (!input.refused.empty()) return unreadable(shown, input.refused);
   try {
     // A file found in a folder is read only if it is still not a link.
-    return read_answer_file(read_file(input.path, limits.max_file_bytes, input.place.empty()), input.path, limits);
+    return read_submission_file(read_file(input.path, limits.max_file_bytes, input.place.empty()), input.path, input.path,
+                                limits);
   } catch (const Error& e) {
     return unreadable(shown, e.message());
   }
@@ -116,6 +118,11 @@ void add_folder(const std::string& folder, const std::string& out_dir, InputList
 }
 
 }  // namespace
+
+Submission read_submission_file(std::string_view text, const std::string& path, const std::string& source,
+                                const ReadLimits& limits) {
+  return is_notebook_name(path) ? read_notebook(text, source, limits) : read_answer_file(text, source, limits);
+}
 
 InputList input_files(const std::vector<std::string>& inputs, const std::string& out_dir) {
   InputList list;

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -52,6 +53,13 @@ struct InputList {
   std::vector<InputFile> files;
   std::vector<InputNotice> notices;
 };
+
+// One submission file's bytes read by the reader its name asks for: a
+// notebook (readers/notebook_reader) for a name ending in .ipynb, else an
+// answer file in YAML or JSON (readers/answer_reader). `source` names it in
+// reports. Never throws for bad content.
+Submission read_submission_file(std::string_view text, const std::string& path, const std::string& source,
+                                const ReadLimits& limits);
 
 // Every input file: the files themselves, and the answer files under each
 // folder, sorted. Throws Error when an input is `out_dir` or inside it

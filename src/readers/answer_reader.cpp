@@ -596,21 +596,31 @@ bool all_blank(const CsvRecord& record) {
 
 }  // namespace
 
-Submission read_answer_file(std::string_view text, const std::string& source,
-                            const ReadLimits& limits) {
+std::string submission_bytes_problem(std::string_view text, const ReadLimits& limits) {
+  if (std::string problem = encoding_problem(text); !problem.empty()) return problem;
+  if (text.size() > limits.max_file_bytes)
+    return "file is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(limits.max_file_bytes);
+  return {};
+}
+
+YamlNode parse_json_tree(std::string_view text, const YamlLimits& limits) {
+  try {
+    return parse_json(text, limits);
+  } catch (const Unreadable& u) {
+    throw Error(with_place(u.line, u.column, u.message));
+  }
+}
+
+namespace {
+
+// Reads a submission's tree with `read` (which may throw Unreadable or
+// Error), then, when it could not be read, keeps only the reason.
+template <typename Read>
+Submission read_submission(const std::string& source, Read read) {
   Submission s;
   s.source = source;
   try {
-    if (std::string problem = encoding_problem(text); !problem.empty())
-      throw Unreadable{0, 0, std::move(problem)};
-    if (text.size() > limits.max_file_bytes)
-      throw Unreadable{0, 0,
-                       "file is " + std::to_string(text.size()) + " bytes; the limit is " +
-                           std::to_string(limits.max_file_bytes)};
-    if (text.starts_with(utf8_bom)) text.remove_prefix(utf8_bom.size());
-    YamlLimits yaml_limits;
-    yaml_limits.max_bytes = limits.max_file_bytes;
-    SubmissionReader(s, limits).read(parse_tree(text, source, yaml_limits));
+    read(s);
   } catch (const Unreadable& u) {
     s.unreadable = with_place(u.line, u.column, u.message);
   } catch (const Error& e) {
@@ -626,6 +636,24 @@ Submission read_answer_file(std::string_view text, const std::string& source,
     s.notes.clear();
   }
   return s;
+}
+
+}  // namespace
+
+Submission read_answer_tree(const YamlNode& root, const std::string& source, const ReadLimits& limits) {
+  return read_submission(source, [&](Submission& s) { SubmissionReader(s, limits).read(root); });
+}
+
+Submission read_answer_file(std::string_view text, const std::string& source,
+                            const ReadLimits& limits) {
+  return read_submission(source, [&](Submission& s) {
+    if (std::string problem = submission_bytes_problem(text, limits); !problem.empty())
+      throw Unreadable{0, 0, std::move(problem)};
+    if (text.starts_with(utf8_bom)) text.remove_prefix(utf8_bom.size());
+    YamlLimits yaml_limits;
+    yaml_limits.max_bytes = limits.max_file_bytes;
+    SubmissionReader(s, limits).read(parse_tree(text, source, yaml_limits));
+  });
 }
 
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,

@@ -20,6 +20,7 @@
 #include "lesson/submission.h"
 #include "readers/columns.h"
 #include "readers/csv.h"
+#include "readers/yaml_tree.h"
 
 namespace attnmark {
 
@@ -71,6 +72,25 @@ struct ReadLimits {
 //   carry no place: nlohmann's SAX interface gives none).
 Submission read_answer_file(std::string_view text, const std::string& source,
                             const ReadLimits& limits = {});
+
+// ---- The parts of read_answer_file other readers share (readers/notebook_reader) ----
+
+// Why the bytes of a submission file cannot be read at all, or "": the
+// encoding (encoding_problem in base/text.h), then the size ("file is N
+// bytes; the limit is M", max_file_bytes).
+std::string submission_bytes_problem(std::string_view text, const ReadLimits& limits);
+
+// A JSON text as a tree, with parse_yaml's caps (depth, count of values) met
+// on the way down, so deep nesting cannot exhaust the stack. Numbers keep
+// their text as written. Throws Error, without a file, whose message holds
+// its place when known ("line 1, column 7: JSON syntax: ...", "duplicate key
+// 'cells'", "nested deeper than 64 levels").
+YamlNode parse_json_tree(std::string_view text, const YamlLimits& limits);
+
+// An answer file's tree (a map of rubric, student, seed, variant, generator
+// and answers) as a Submission, by the rules of read_answer_file: the same
+// notes, caps and unreadable reasons.
+Submission read_answer_tree(const YamlNode& root, const std::string& source, const ReadLimits& limits);
 
 // What read_sheet found besides the rows.
 struct SheetInfo {

@@ -176,11 +176,11 @@ TEST_CASE("autograde: which file is the answer file when several are handed in")
   root = fake_root("pick-none", "submission", {}, meta);
   REQUIRE(gradescope(root).status == 0);
   CHECK(results(root)["output"].get<std::string>().find(
-            "\nno file was handed in; submit your answer file (.yaml or .json)\n") != std::string::npos);
+            "\nno file was handed in; submit your answer file (.yaml, .json or .ipynb)\n") != std::string::npos);
   root = fake_root("pick-pdfs", "submission", {{"a.pdf", "x"}, {"b.txt", "y"}}, meta);
   REQUIRE(gradescope(root).status == 0);
   CHECK(results(root)["output"].get<std::string>().find(
-            "\nnone of the 2 files handed in is an answer file (.yaml, .yml or .json): 'a.pdf', 'b.txt'\n") !=
+            "\nnone of the 2 files handed in is an answer file (.yaml, .yml, .json or .ipynb): 'a.pdf', 'b.txt'\n") !=
         std::string::npos);
 }
 
