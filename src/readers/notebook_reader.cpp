@@ -539,16 +539,17 @@ Submission read_notebook(std::string_view text, const std::string& source, const
 
   Submission s = read_answer_tree(tree, source, limits);
   if (!s.unreadable.empty()) return s;
+  // Parts read past (a question named with control characters) say nothing.
+  std::vector<std::string> unrun;
   for (const AnswerCell& a : answers) {
     if (a.unreadable.empty()) continue;
     const auto q = s.answers.find(a.question);
     if (q == s.answers.end()) continue;
     const auto p = q->second.find(a.part);
-    if (p != q->second.end()) p->second.unreadable = a.unreadable;
-  }
-  std::vector<std::string> unrun;
-  for (const AnswerCell& a : answers)
+    if (p == q->second.end()) continue;
+    p->second.unreadable = a.unreadable;
     if (a.not_run) unrun.push_back(answer_variable(a.question, *parse_part(a.part)));
+  }
   if (!unrun.empty()) {
     const std::size_t shown = std::min<std::size_t>(unrun.size(), 10);
     std::string names = fmt::format("{}", fmt::join(unrun.begin(), unrun.begin() + static_cast<std::ptrdiff_t>(shown), ", "));

@@ -55,6 +55,7 @@
 #include "lesson/variant.h"
 #include "base/files.h"
 #include "base/text.h"
+#include "marking/inputs.h"
 #include "readers/yaml_tree.h"
 
 namespace {
@@ -108,12 +109,12 @@ const Rubric& lesson() {
   return r;
 }
 
-// An answer file read as `mark` reads it: capped, then parsed.
+// An answer file (or notebook) read as `mark` reads it: capped, then parsed.
 Submission read_answers(const std::string& file) {
   const ReadLimits limits;
   const std::string path = (bad / file).string();
   try {
-    return read_answer_file(read_file(path, limits.max_file_bytes), file, limits);
+    return read_submission_file(read_file(path, limits.max_file_bytes), path, file, limits);
   } catch (const Error& e) {
     Submission s;
     s.source = file;
