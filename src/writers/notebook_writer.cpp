@@ -190,6 +190,7 @@ constexpr const char* self_check_source = R"py(# Check your answers before you h
 # server) and ATTNMARK_CODE (your code, from your teacher) set, this cell sends your
 # answers, not the notebook, to the server and shows what it makes of them.
 # Standard library only; it changes nothing in this notebook.
+import ast
 import json
 import math
 import os
@@ -199,7 +200,7 @@ import urllib.request
 ATTNMARK_RUBRIC = @RUBRIC@
 ATTNMARK_STUDENT = @STUDENT@
 ATTNMARK_VARIABLES = @VARIABLES@
-ATTNMARK_TOKENS = @TOKENS@
+ATTNMARK_QUESTIONS = @QUESTIONS@
 ATTNMARK_SYMBOLS = @SYMBOLS@
 ATTNMARK_LEGEND = @LEGEND@
 
@@ -221,10 +222,63 @@ def attnmark_plain(value):
     return str(value)
 
 
+class AttnmarkComputed(Exception):
+    """The answer is not a literal typed in its cell."""
+
+
+def attnmark_literal(node, source):
+    """A typed literal as attnmark reads it from the saved notebook: numbers
+    as written ("0.090" keeps its 3 decimals), "2/3" for a number over a number."""
+    number = (int, float)
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
+        return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, number) and not isinstance(node.value, bool):
+        return ast.get_source_segment(source, node)
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant)
+            and isinstance(node.operand.value, number) and not isinstance(node.operand.value, bool)):
+        return ("-" if isinstance(node.op, ast.USub) else "") + ast.get_source_segment(source, node.operand)
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+            and all(isinstance(n, ast.Constant) and isinstance(n.value, number) for n in (node.left, node.right))):
+        return ast.get_source_segment(source, node.left) + "/" + ast.get_source_segment(source, node.right)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [attnmark_literal(n, source) for n in node.elts]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "array"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "numpy") and len(node.args) == 1
+            and all(k.arg == "dtype" for k in node.keywords)):
+        return attnmark_literal(node.args[0], source)
+    raise AttnmarkComputed()
+
+
+def attnmark_typed(name):
+    """The value typed in the last cell run that assigns `name`, when that cell
+    holds only the assignment and `name` alone; raises AttnmarkComputed otherwise."""
+    for source in reversed(globals().get("In", [])):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        if not any(isinstance(s, ast.Assign) and [getattr(t, "id", None) for t in s.targets] == [name] for s in tree.body):
+            continue
+        value = None
+        for s in tree.body:
+            if isinstance(s, ast.Assign) and [getattr(t, "id", None) for t in s.targets] == [name]:
+                value = attnmark_literal(s.value, source)
+            elif not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Name) and s.value.id == name):
+                raise AttnmarkComputed()
+        return value
+    raise AttnmarkComputed()
+
+
 def attnmark_answers():
+    """Every answer as the saved notebook gives it: typed ones as written, computed ones as values."""
     answers = {}
     for question, parts in ATTNMARK_VARIABLES.items():
-        answers[question] = {part: attnmark_plain(globals().get(name)) for part, name in parts.items()}
+        answers[question] = {}
+        for part, name in parts.items():
+            try:
+                answers[question][part] = attnmark_typed(name)
+            except AttnmarkComputed:
+                answers[question][part] = attnmark_plain(globals().get(name))
     return answers
 
 
@@ -232,7 +286,34 @@ def attnmark_score(x):
     return ("%.2f" % x).rstrip("0").rstrip(".")
 
 
+def attnmark_grid(question, name, cells):
+    """A table's rows and columns named for people, as attnmark check shows
+    them; None for a one-row part."""
+    if not cells or name == "most_attended":
+        return None
+    rows = columns = 0
+    for c in cells:
+        if "." not in c["cell"]:
+            return None
+        row, column = c["cell"].split(".", 1)
+        rows, columns = max(rows, int(row)), max(columns, int(column))
+    if rows * columns != len(cells):
+        return None
+    tokens, query_rows = question["tokens"], question["query_rows"]
+    by_token, by_key = name in ("keys", "values"), name in ("scores", "weights")
+
+    def token(i):
+        return tokens[i] if i < len(tokens) else str(i + 1)
+
+    row_names = [token(r) if by_token else token(query_rows[r]) if r < len(query_rows) else str(r + 1)
+                 for r in range(rows)]
+    column_names = [token(c) if by_key else str(c + 1) for c in range(columns)]
+    corner = "query ↓ key →" if by_key else "token ↓ dimension →" if by_token else "query ↓ dimension →"
+    return row_names, column_names, corner
+
+
 def attnmark_table(feedback):
+    """The table attnmark check prints, from the feedback the server sends."""
     lines = ["attnmark check: %s · student %s · variant %s"
              % (ATTNMARK_RUBRIC, feedback.get("student") or "(none)", feedback.get("variant") or "(unknown)")]
     if feedback.get("reason"):
@@ -241,21 +322,18 @@ def attnmark_table(feedback):
         return "\n".join(lines)
     lines += [ATTNMARK_LEGEND, ""]
     for q in feedback.get("questions", []):
-        tokens = ATTNMARK_TOKENS.get(q["id"], [])
         lines.append("%-16s%9s" % (q["id"], attnmark_score(q["score"]) + " / " + attnmark_score(q["max_score"])))
         for name, p in q["parts"].items():
             score = attnmark_score(p["score"]) + " / " + attnmark_score(p["max_score"])
-            rows = {}
-            for c in p["cells"]:
-                row = c["cell"].split(".")[0] if "." in c["cell"] else ""
-                rows.setdefault(row, []).append(ATTNMARK_SYMBOLS.get(c["verdict"], "?"))
-            if list(rows) == [""] or not rows:
-                lines.append("  %-14s%9s   %s" % (name.replace("_", " "), score, " ".join(rows.get("", []))))
+            marks = [ATTNMARK_SYMBOLS.get(c["verdict"], "?") for c in p["cells"]]
+            grid = attnmark_grid(ATTNMARK_QUESTIONS.get(q["id"], {"tokens": [], "query_rows": []}), name, p["cells"])
+            if grid:
+                row_names, column_names, corner = grid
+                lines.append("  %-14s%9s   %s: %s" % (name.replace("_", " "), score, corner, ", ".join(column_names)))
+                for r, row in enumerate(row_names):
+                    lines.append("      %s: %s" % (row, " ".join(marks[r * len(column_names):(r + 1) * len(column_names)])))
             else:
-                lines.append("  %-14s%9s" % (name.replace("_", " "), score))
-                for row, marks in rows.items():
-                    i = int(row) - 1
-                    lines.append("      %s: %s" % (tokens[i] if 0 <= i < len(tokens) else row, " ".join(marks)))
+                lines.append("  %-14s%9s   %s" % (name.replace("_", " "), score, " ".join(marks)))
             lines += ["      hint: " + h for h in p.get("hints", [])]
     lines += ["note: " + n for n in feedback.get("notes", [])]
     lines.append("")
@@ -351,7 +429,7 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
   nb.markdown("header", header, {{"attnmark", header_data}});
   nb.code("helpers", helpers_source, {{"attnmark", {{"role", "helpers"}}}});
 
-  Json variables = Json::object(), tokens = Json::object();
+  Json variables = Json::object(), questions = Json::object();
   for (std::size_t qi = 0; qi < doc.questions.size(); ++qi) {
     const QuestionSection& section = doc.questions[qi];
     const QuestionVariant& q = variant.questions[qi];
@@ -360,7 +438,7 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
     text += markdown_blocks(section.givens);
     nb.markdown(section.id, text);
     nb.code(section.id + "-inputs", inputs_source(section, q));
-    tokens[section.id] = q.tokens;
+    questions[section.id] = {{"tokens", q.tokens}, {"query_rows", q.query_rows()}};
     for (const PartSection& part : section.parts) {
       const std::string name = fmt::format("{}.{}", section.id, part_name(part.part));
       std::string part_text = part.precision.empty()
@@ -393,7 +471,7 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
   check = replaced(check, "@RUBRIC@", double_quoted(variant.rubric));
   check = replaced(check, "@STUDENT@", double_quoted(variant.student));
   check = replaced(check, "@VARIABLES@", literal(variables));
-  check = replaced(check, "@TOKENS@", literal(tokens));
+  check = replaced(check, "@QUESTIONS@", literal(questions));
   check = replaced(check, "@SYMBOLS@", literal(symbols));
   check = replaced(check, "@LEGEND@", double_quoted(verdict_legend(LegendStyle::terse)));
   nb.markdown("self-check-text",

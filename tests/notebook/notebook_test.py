@@ -13,15 +13,21 @@ folder with `attnmark mark`, beside YAML answer files holding the same
 answers. Then: right answers get full marks, hard-attention is named, the
 unrun notebook says to run it, and every notebook's feedback equals its YAML
 twin's cell for cell. `attnmark check` on a notebook gives the same table as
-on its YAML twin. Exit status 0 when all holds; each failure is printed.
+on its YAML twin. The self-check cell, run with ATTNMARK_URL pointing at a
+stand-in for the class server (POST /api/check: it marks the answers posted
+with `attnmark mark` and answers with the feedback object), prints the same
+table as `attnmark check` on the saved notebook. Exit status 0 when all
+holds; each failure is printed.
 """
 
 import csv
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 
 try:
     import nbformat
@@ -101,8 +107,55 @@ def fill(notebook, answers, print_instead=()):
         cell.source = "\n".join(lines)
 
 
-def execute(notebook):
-    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": WORK}}).execute()
+def execute(notebook, server=False):
+    """Runs the notebook top to bottom in a fresh kernel; with server, the
+    self-check cell reaches the stand-in class server."""
+    env = {"ATTNMARK_URL": "http://127.0.0.1:%d" % SERVER.server_address[1], "ATTNMARK_CODE": "secret-code"}
+    saved = {k: os.environ.pop(k, None) for k in env}
+    if server:
+        os.environ.update(env)
+    try:
+        NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": WORK}}).execute()
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k, None)
+            if v is not None:
+                os.environ[k] = v
+
+
+POSTED = []
+
+
+class ClassServer(http.server.BaseHTTPRequestHandler):
+    """A stand-in for the class server's POST /api/check: the answers posted
+    are marked as an answer file, and the reply is its feedback object."""
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        POSTED.append(body)
+        if self.path != "/api/check" or body.get("code") != "secret-code" or set(body) != {"student", "code", "answers"}:
+            self.send_response(403)
+            self.end_headers()
+            self.wfile.write(b'{"error": "unknown student or code"}')
+            return
+        folder = os.path.join(WORK, "server", "%d" % len(POSTED))
+        os.makedirs(folder)
+        with open(os.path.join(folder, "answers.json"), "w") as f:
+            json.dump({"rubric": "lesson", "student": body["student"], "seed": 2026, "answers": body["answers"]}, f)
+        subprocess.run([ATTNMARK, "mark", RUBRIC, folder, "--out", folder + "-out"], capture_output=True)
+        with open(os.path.join(folder + "-out", "feedback", body["student"] + ".json"), "rb") as f:
+            feedback = f.read()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(feedback)
+
+    def log_message(self, *args):
+        pass
+
+
+SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ClassServer)
+threading.Thread(target=SERVER.serve_forever, daemon=True).start()
 
 
 def yaml_file(student, answers):
@@ -121,6 +174,7 @@ students = ["nb-literal", "nb-computed", "nb-printed", "nb-hard", "nb-unrun"]
 with open(roster, "w") as f:
     f.write("student\n" + "".join(s + "\n" for s in students))
 run("generate", RUBRIC, "--roster", roster, "--format", "ipynb", "-o", os.path.join(WORK, "class"))
+SELF_CHECK = {}
 hand_in = os.path.join(WORK, "hand-in")
 os.makedirs(hand_in)
 
@@ -139,10 +193,13 @@ for student in students:
     else:
         fill(notebook, COMPUTED)
     if student != "nb-unrun":
-        execute(notebook)
+        with_server = student in ("nb-literal", "nb-computed", "nb-hard")
+        execute(notebook, server=with_server)
         nbformat.validate(notebook)
-        self_check = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
-        check("attnmark check" in self_check, "the self-check cell says how to self-check without ATTNMARK_URL: %r" % self_check)
+        SELF_CHECK[student] = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
+        if not with_server:
+            check("attnmark check NOTEBOOK.ipynb" in SELF_CHECK[student],
+                  "the self-check cell says how to self-check without ATTNMARK_URL: %r" % SELF_CHECK[student])
     nbformat.write(notebook, os.path.join(hand_in, student + ".ipynb"))
 
 with open(os.path.join(hand_in, "yaml-literal.yaml"), "w") as f:
@@ -181,6 +238,17 @@ nb_check = run("check", RUBRIC, os.path.join(hand_in, "nb-hard.ipynb"), expect=(
 yaml_check = run("check", RUBRIC, os.path.join(hand_in, "yaml-hard.yaml"), expect=(1,)).stdout
 check(nb_check.split("\n", 1)[1] == yaml_check.split("\n", 1)[1], "check: the same table for nb-hard and yaml-hard")
 run("check", os.path.join(hand_in, "nb-computed.ipynb"), expect=(0,))
+
+# The self-check cell: what it posted, and the table it printed from the reply.
+check([p["student"] for p in POSTED] == ["nb-literal", "nb-computed", "nb-hard"], "one POST per self-check: %s" % POSTED)
+check(POSTED and POSTED[0]["answers"]["q1"]["weights"] == ["0.665", "0.090", "0.245"],
+      "typed numbers are posted as written: %s" % (POSTED[0]["answers"]["q1"] if POSTED else None))
+for student, status in (("nb-literal", 0), ("nb-computed", 0), ("nb-hard", 1)):
+    table = run("check", os.path.join(hand_in, student + ".ipynb"), expect=(status,)).stdout
+    check(SELF_CHECK.get(student, "").rstrip("\n") == table.rstrip("\n"),
+          "%s: the self-check cell prints what attnmark check prints\n--- cell:\n%s\n--- check:\n%s"
+          % (student, SELF_CHECK.get(student), table))
+SERVER.shutdown()
 
 print("notebook test: %d failure%s" % (len(failures), "" if len(failures) == 1 else "s"))
 sys.exit(1 if failures else 0)
