@@ -331,3 +331,21 @@ TEST_CASE("autograde gradescope-pack: setup.sh builds attnmark and run_autograde
   CHECK(j["score"] == 13.67);
   CHECK(j["tests"].size() == 7);
 }
+
+TEST_CASE("autograde: a notebook handed in is the answer file, read without running it") {
+  // The demo rubric's key as a notebook (every answer typed), handed in with a PDF beside it.
+  const Run key = run_cli("key " + demo + " --student s04 --format ipynb");
+  REQUIRE(key.status == 0);
+  const std::string meta = metadata_for("s04");
+  fs::path root = fake_root("notebook", "submission", {{"s04.ipynb", key.out}, {"notes.pdf", "%PDF-1.4"}}, meta);
+  REQUIRE(gradescope(root).status == 0);
+  json j = results(root);
+  CHECK(j["score"] == 15.0);
+  CHECK(j["output"].get<std::string>().find("Marked 's04.ipynb', the one answer file handed in; not marked: 'notes.pdf'.") !=
+        std::string::npos);
+  root = fake_root("notebook-pl", "student", {{"s04.ipynb", key.out}});
+  REQUIRE(prairielearn(root, " --student s04").status == 0);
+  j = results(root);
+  CHECK(j["gradable"] == true);
+  CHECK(j["score"] == 1.0);
+}

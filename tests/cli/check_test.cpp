@@ -171,3 +171,25 @@ TEST_CASE("check never sends CR, VT, FF or an escape sequence from an answer fil
   CHECK(r.out.find("\\rcat\\x0B\\x0C\\x1B[2J") != std::string::npos);
   CHECK(r.out.find("question 'q\\r9' has control characters in its name; ignored") != std::string::npos);
 }
+
+TEST_CASE("check reads a notebook as it reads an answer file, and finds its rubric") {
+  // The worksheet notebook with q1's weights typed as the lesson's hard-attention mistake.
+  const Run ws = run_cli("generate rubrics/lesson.yaml --student s001 --format ipynb");
+  REQUIRE(ws.status == 0);
+  std::string nb = ws.out;
+  const std::string blank = "q1_weights = [None, None, None]";
+  REQUIRE(nb.find(blank) != std::string::npos);
+  nb.replace(nb.find(blank), blank.size(), "q1_weights = [1, 0, 0]");
+  const auto path = scratch() / "s001.ipynb";
+  attnmark::write_file(path.string(), nb);
+  const Run r = run_cli("check '" + path.string() + "'");
+  CHECK(r.status == 1);
+  CHECK(r.out.starts_with("attnmark check: lesson · student s001 · variant 2a1549ca301b20b2\n"));
+  CHECK(r.out.find("  weights           0 / 2   ✗ ✗ ✗\n      hint: Attention takes a share of every token's value") !=
+        std::string::npos);
+  // Not a notebook: exit 2 with the reason.
+  attnmark::write_file(path.string(), "{\"nbformat\": 4, \"cells\": []}");
+  const Run bad = run_cli("check rubrics/lesson.yaml '" + path.string() + "'");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("the notebook has no answer cells") != std::string::npos);
+}
