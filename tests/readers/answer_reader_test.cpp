@@ -20,15 +20,6 @@ namespace {
 using Rows = std::vector<std::vector<std::string>>;
 using Notes = std::vector<std::string>;
 
-// The cells of q.part, or a single "<missing>" row when there is no such part.
-Rows cells(const Submission& s, const std::string& q, const std::string& part) {
-  const auto question = s.answers.find(q);
-  if (question == s.answers.end()) return {{"<missing>"}};
-  const auto found = question->second.find(part);
-  if (found == question->second.end()) return {{"<missing>"}};
-  return found->second.rows;
-}
-
 std::string unreadable(const std::string& text, const ReadLimits& limits = {}) {
   return read_answer_file(text, "s001.yaml", limits).unreadable;
 }

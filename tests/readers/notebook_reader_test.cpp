@@ -45,14 +45,6 @@ std::string notebook(Json cells) {
 
 Submission read(Json cells) { return read_notebook(notebook(std::move(cells)), "s001.ipynb"); }
 
-Rows cells(const Submission& s, const std::string& q, const std::string& part) {
-  const auto question = s.answers.find(q);
-  if (question == s.answers.end()) return {{"<missing>"}};
-  const auto found = question->second.find(part);
-  if (found == question->second.end()) return {{"<missing>"}};
-  return found->second.rows;
-}
-
 const std::string& part_unreadable(const Submission& s, const std::string& q, const std::string& part) {
   return s.answers.at(q).at(part).unreadable;
 }

@@ -186,6 +186,17 @@ inline const attnmark::PartResult& part_of(const attnmark::Marked& m, std::size_
 // The whole key, rounded as asked: what a careful student writes (lesson/self_test.h).
 inline attnmark::Submission from_key(const attnmark::Variant& v) { return attnmark::key_answers(v); }
 
+// The cells a reader read for q.part, or a single "<missing>" row when there
+// is no such part (answer files and notebooks alike).
+inline std::vector<std::vector<std::string>> cells(const attnmark::Submission& s, const std::string& q,
+                                                   const std::string& part) {
+  const auto question = s.answers.find(q);
+  if (question == s.answers.end()) return {{"<missing>"}};
+  const auto found = question->second.find(part);
+  if (found == question->second.end()) return {{"<missing>"}};
+  return found->second.rows;
+}
+
 inline std::vector<std::string> all_diagnoses(const attnmark::Marked& m) {
   std::vector<std::string> out;
   for (const attnmark::QuestionResult& q : m.questions)
