@@ -445,6 +445,8 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
                                   ? fmt::format("### {} ({})\n\n", part.title, part.marks)
                                   : fmt::format("### {} ({}; give {})\n\n", part.title, part.marks, part.precision);
       part_text += markdown_blocks(part.blocks);
+      // The tables' blank columns are for working; only the code cell is read.
+      if (!key) part_text += "Work in the table on paper if you like; your answer goes in the code cell below.\n";
       nb.markdown(section.id + "-" + part_name(part.part) + "-text", part_text);
       // nbgrader's solution cell: the student writes here, nothing is graded
       // by nbgrader itself; its grade_id is the cell's own id (unique).
