@@ -370,6 +370,27 @@ const YamlNode* member(const YamlNode* map, std::string_view key) {
 
 const char* const header_fields[] = {"rubric", "student", "seed", "variant", "generator"};
 
+// True for metadata.attnmark that holds a header field.
+bool is_header(const YamlNode& data) {
+  for (const char* field : header_fields)
+    if (data.find(field)) return true;
+  return false;
+}
+
+// Takes `data` as the header when there is none yet; else "" when it names
+// the same student as the header, or why the notebook cannot be read.
+std::string take_header(std::optional<YamlNode>& header, const YamlNode& data) {
+  if (!header) {
+    header = data;
+    return {};
+  }
+  const auto id = [](const YamlNode* n) { return n && n->is_scalar() ? std::string(trim(n->text)) : std::string(); };
+  const std::string first = id(member(&*header, "student")), again = id(data.find("student"));
+  if (first == again) return {};
+  return fmt::format("two header cells name different students ({} and {}); hand in your own notebook", in_quotes(first),
+                     in_quotes(again));
+}
+
 // The stored output of a code cell: the last execute_result's text/plain,
 // else everything printed to stdout. `error` gets the name of an error
 // output (when there is one).
@@ -442,19 +463,8 @@ Submission read_notebook(std::string_view text, const std::string& source, const
   for (const YamlNode& cell : cells->items) {
     const YamlNode* data = member(member(&cell, "metadata"), "attnmark");
     if (!data || !data->is_map()) continue;
-    bool is_header = false;
-    for (const char* field : header_fields) is_header = is_header || data->find(field);
-    if (is_header) {
-      if (!header) {
-        header = *data;
-        continue;
-      }
-      const YamlNode* first = member(&*header, "student");
-      const YamlNode* again = data->find("student");
-      const auto id = [](const YamlNode* n) { return n && n->is_scalar() ? std::string(trim(n->text)) : std::string(); };
-      if (id(first) != id(again))
-        return refused(fmt::format("two header cells name different students ({} and {}); hand in your own notebook",
-                                   in_quotes(id(first)), in_quotes(id(again))));
+    if (is_header(*data)) {
+      if (std::string conflict = take_header(header, *data); !conflict.empty()) return refused(std::move(conflict));
       continue;
     }
     const YamlNode* part_field = data->find("part");
@@ -496,6 +506,10 @@ Submission read_notebook(std::string_view text, const std::string& source, const
       answers.push_back(std::move(answer));
     }
   }
+  // The notebook's own metadata holds the header too (writers/notebook_writer):
+  // it counts when no header cell is left, and must not name another student.
+  if (const YamlNode* data = member(member(&root, "metadata"), "attnmark"); data && data->is_map() && is_header(*data))
+    if (std::string conflict = take_header(header, *data); !conflict.empty()) return refused(std::move(conflict));
   unknown_cells.finish(notes);
   repeated_cells.finish(notes);
   if (answers.empty())

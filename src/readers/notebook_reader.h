@@ -6,8 +6,9 @@
 //
 // Nothing in the notebook is ever executed or evaluated. What is read:
 // - the header: the first cell whose metadata.attnmark holds a header field
-//   (rubric, student, seed, variant, generator), read as an answer file's
-//   header is (read_answer_tree);
+//   (rubric, student, seed, variant, generator), else the notebook's own
+//   metadata.attnmark, read as an answer file's header is (read_answer_tree);
+//   every other header (cell or notebook metadata) must name the same student;
 // - the answer cells: code cells whose metadata.attnmark.part names a part
 //   ("q1.weights"). A cell's value is its literal assignment to the part's
 //   variable (answer_variable: `q1_weights = [0.665, "2/3", None]`), when the

@@ -426,7 +426,9 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
               "ones you computed, so run every cell before you hand it in.\n";
   const Json header_data = {{"rubric", variant.rubric}, {"student", variant.student}, {"seed", variant.seed},
                             {"variant", variant.id_text()}, {"generator", generator_version}};
-  nb.markdown("header", header, {{"attnmark", header_data}});
+  // Jupyter keeps a cell that is not deletable; the notebook's own metadata
+  // holds the header again, for a notebook whose header cell was lost anyway.
+  nb.markdown("header", header, {{"attnmark", header_data}, {"deletable", false}, {"editable", false}});
   nb.code("helpers", helpers_source, {{"attnmark", {{"role", "helpers"}}}});
 
   Json variables = Json::object(), questions = Json::object();
@@ -485,7 +487,8 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
       {"nbformat", 4},
       {"nbformat_minor", 5},
       {"metadata",
-       {{"kernelspec", {{"display_name", "Python 3 (ipykernel)"}, {"language", "python"}, {"name", "python3"}}},
+       {{"attnmark", header_data},
+        {"kernelspec", {{"display_name", "Python 3 (ipykernel)"}, {"language", "python"}, {"name", "python3"}}},
         {"language_info", {{"name", "python"}}}}},
       {"cells", nb.take()}};
   return notebook.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";

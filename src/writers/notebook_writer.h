@@ -7,7 +7,9 @@
 // The cells, in order:
 // - the header (Markdown): title, student, variant, seed, rubric; its
 //   metadata.attnmark records rubric, student, seed, variant and generator,
-//   as the answer file's header does (readers/notebook_reader reads them back);
+//   as the answer file's header does (readers/notebook_reader reads them back),
+//   and so does the notebook's own metadata.attnmark; the cell is neither
+//   deletable nor editable in Jupyter;
 // - the lesson's helpers (code): dot, softmax with math.exp, mix;
 // - per question: its text and given tables (Markdown), its inputs as NumPy
 //   arrays (code: tokens, q or Q, K, V; X, W_Q, W_K, W_V with projections),

@@ -182,3 +182,17 @@ TEST_CASE("notebook: the generated key reads back as full marks, the worksheet a
   CHECK(part_of(a, 0, attnmark::Part::weights).diagnoses == std::vector<std::string>{"hard-attention"});
   CHECK(part_of(a, 0, attnmark::Part::weights).diagnoses == part_of(b, 0, attnmark::Part::weights).diagnoses);
 }
+
+TEST_CASE("notebook: the notebook's own metadata holds the header when the header cell is gone") {
+  const Json header = header_cell("s007")["metadata"]["attnmark"];
+  Json nb = {{"nbformat", 4}, {"nbformat_minor", 5}, {"metadata", {{"attnmark", header}}},
+             {"cells", Json::array({answer_cell("q1.scores", "q1_scores = [2, 0, 1]")})}};
+  const Submission s = read_notebook(nb.dump(), "s007.ipynb");
+  CHECK(s.unreadable.empty());
+  CHECK(s.student == "s007");
+  CHECK(s.seed == 2026u);
+  // A header cell and the notebook's metadata naming different students: a classmate's cell pasted in.
+  nb["cells"].push_back(header_cell("s008"));
+  CHECK(read_notebook(nb.dump(), "s007.ipynb").unreadable ==
+        "two header cells name different students ('s008' and 's007'); hand in your own notebook");
+}
