@@ -9,25 +9,12 @@
 #include "readers/answer_reader.h"
 #include "fuzz_check.h"
 
-using attnmark::fuzz::one_printable_line;
-using attnmark::fuzz::require;
+using attnmark::fuzz::require_submission_invariants;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   attnmark::ReadLimits limits;
   limits.max_cells = 200;  // small, so the cap is reached too
-  const attnmark::Submission s = attnmark::read_answer_file(text, "fuzz.yaml", limits);
-  require(s.source == "fuzz.yaml", "the source is kept");
-  require(one_printable_line(s.unreadable), "the reason is one printable line");
-  require(s.unreadable.size() <= 400, "the reason is short");
-  if (!s.unreadable.empty())
-    require(s.answers.empty() && s.notes.empty() && s.student.empty() && !s.seed,
-            "an unreadable file keeps nothing");
-  for (const auto& note : s.notes) require(one_printable_line(note), "each note is one printable line");
-  std::size_t cells = 0;
-  for (const auto& [question, parts] : s.answers)
-    for (const auto& [part, answer] : parts)
-      for (const auto& row : answer.rows) cells += row.size();
-  require(cells <= limits.max_cells, "no more cells than the limit");
+  require_submission_invariants(attnmark::read_answer_file(text, "fuzz.yaml", limits), "fuzz.yaml", limits.max_cells);
   return 0;
 }
