@@ -16,7 +16,7 @@ std::string gradebook_header(const Rubric& rubric) {
   return out;
 }
 
-void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
+void append_gradebook_cells(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
   out += csv_text_field(g.student);
   out += ',';
   out += csv_text_field(printable(g.name, 200));
@@ -37,9 +37,17 @@ void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSu
   out += ',';
   out += csv_text_field(bounded_reason(g.reason, max_reason_cell_bytes));
   out += ',';
-  std::string flags;
-  for (const std::string& flag : g.flags) flags += (flags.empty() ? "" : " ") + flag;
-  out += csv_text_field(printable(flags, 1000));
+}
+
+void append_gradebook_flags(std::string& out, const std::vector<std::string>& flags) {
+  std::string joined;
+  for (const std::string& flag : flags) joined += (joined.empty() ? "" : " ") + flag;
+  out += csv_text_field(printable(joined, 1000));
   out += "\r\n";
+}
+
+void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
+  append_gradebook_cells(out, rubric, g);
+  append_gradebook_flags(out, g.flags);
 }
 }  // namespace attnmark
