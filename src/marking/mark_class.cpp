@@ -84,18 +84,22 @@ class ClassCopies {
       if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id)
         if (auto owner = owner_.find(*id); owner != owner_.end() && owner->second != g.student)
           g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
-    if (!wanted_ || g.student.empty()) return;
-    key_[k] = own_key;
+    // The student the submission counts for (the file's own id, or the one
+    // its folder or name gives when the file cannot be read).
+    const std::string& student = in_.students[k];
+    if (!wanted_ || student.empty()) return;
+    key_[k] = student == g.student ? own_key : std::nullopt;
     if (!key_[k]) {  // not marked (an unreadable file, say): the student's key is still one to copy from
       thread_local Variant variant;  // its storage is reused, student after student
       try {
-        make_variant_into(rubric_, seed_, variant_id(seed_, g.student), g.student, variant);
+        make_variant_into(rubric_, seed_, variant_id(seed_, student), student, variant);
         key_[k] = key_fingerprint(variant);
       } catch (const Error&) {
         // A variant that cannot be made: the submission's own row says so.
       }
     }
-    if (g.marked && g.marked->score < g.marked->max_score - 1e-9) answer_[k] = answer_fingerprint(rubric_, *g.marked);
+    if (g.marked && !g.student.empty() && g.marked->score < g.marked->max_score - 1e-9)
+      answer_[k] = answer_fingerprint(rubric_, *g.marked);
   }
 
   // The flag of each submission ("fits-variant-of:s01", or empty).

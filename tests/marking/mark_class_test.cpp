@@ -825,3 +825,24 @@ TEST_CASE("mark: a sheet without a student id column stops with exit 2 and names
   CHECK(rows[1][0] == "12345");
   CHECK(rows[1][1] == "Ada");
 }
+
+TEST_CASE("mark: answers copied from a student whose own file is not marked are still flagged") {
+  // s01's upload is for another rubric, so it is not marked, but s01's
+  // variant is still one a classmate can copy: s27 handed in s01's answers
+  // with the id changed.
+  const fs::path dir = scratch() / "copied-from-unmarked";
+  fs::remove_all(dir);
+  std::string own = slurp(root / "fixtures/class/answers/s01.yaml");
+  own.replace(own.find("rubric: \"class-demo\""), 20, "rubric: \"lesson\"");
+  write_file((dir / "subs/s01.yaml").string(), own);
+  write_file((dir / "subs/s27.yaml").string(), slurp(root / "fixtures/class/answers/s27.yaml"));
+  const Run r = run_cli("mark " + rubric + " '" + (dir / "subs").string() + "' --out '" + (dir / "out").string() + "'");
+  CHECK(r.status == 1);  // s01's file needs the teacher
+  const auto records = parse_csv(slurp(dir / "out/gradebook.csv"));
+  REQUIRE(records.size() == 3);
+  CHECK(records[1][3] == "wrong-rubric");
+  CHECK(records[2][0] == "s27");
+  CHECK(records[2][10] == "fits-variant-of:s01");
+  CHECK(slurp(dir / "out/summary.md").find("- s27 (" + (dir / "subs/s27.yaml").string() + "): fits-variant-of:s01\n") !=
+        std::string::npos);
+}
