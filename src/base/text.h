@@ -165,6 +165,18 @@ inline std::string printable(std::string_view text, std::size_t max_bytes) {
   char escape[7];  // the longest unit: "\uHHHH"
   std::size_t i = 0;
   while (i < text.size()) {
+    // A run of plain ASCII (space to '~'), nearly all text, is copied whole.
+    std::size_t plain = i;
+    while (plain < text.size() && static_cast<unsigned char>(text[plain]) - 0x20u < 0x5Fu) ++plain;
+    if (plain > i) {
+      if (out.size() + (plain - i) > max_bytes) {
+        out.append(text.data() + i, max_bytes - out.size());
+        return out + "...";
+      }
+      out.append(text.data() + i, plain - i);
+      i = plain;
+      if (i == text.size()) break;
+    }
     std::uint32_t code_point = 0;
     const std::size_t n = decode_utf8(text, i, code_point);
     std::string_view unit;  // what text[i, i + n) (or the one bad byte) becomes

@@ -6,6 +6,7 @@
 
 #include "base/text.h"
 #include "lesson/attention.h"
+#include "lesson/numbers.h"
 
 namespace attnmark {
 namespace {
@@ -19,7 +20,7 @@ class Hash {
   }
   // A number at `decimals`: its units of the last decimal, or a masked score.
   void add(double x, int decimals) {
-    const std::int64_t units = x == masked_score ? INT64_MIN : std::llround(x * std::pow(10.0, decimals));
+    const std::int64_t units = x == masked_score ? INT64_MIN : std::llround(x * power_of_ten(decimals));
     for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(static_cast<std::uint64_t>(units) >> (8 * i)));
     mix(0x1E);
   }

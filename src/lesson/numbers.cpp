@@ -10,6 +10,11 @@
 
 namespace attnmark {
 
+double power_of_ten(int decimals) {
+  static constexpr double table[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  return decimals >= 0 && decimals < 16 ? table[decimals] : std::pow(10.0, decimals);
+}
+
 namespace {
 
 // x in fixed notation into buf (exactly rounded, as printf would); returns
@@ -24,8 +29,6 @@ char* slow_fixed(char* buf, char* end, double x, int decimals) {
   return stop;
 }
 
-constexpr double powers_of_ten[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
 // The fast path of both functions below, taken for nearly every number a
 // marker sees: x·10^d rounded to a whole number n, computed in double. The
@@ -35,7 +38,7 @@ constexpr double powers_of_ten[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
 // and the callers take the exact, slower path through to_chars.
 bool scaled(double x, int decimals, std::int64_t& n) {
   if (decimals < 0 || decimals > 15) return false;
-  const double y = x * powers_of_ten[decimals];
+  const double y = x * power_of_ten(decimals);
   if (!(std::fabs(y) < 0x1p40)) return false;  // also false for NaN
   const double below = std::floor(y);
   const double fraction = y - below;  // exact: y and floor(y) are close doubles
@@ -87,7 +90,7 @@ double round_to(double x, int decimals) {
   std::int64_t n = 0;
   // n and 10^d are exact doubles, so one correctly rounded division gives
   // the double nearest the decimal n·10^-d, as from_chars would.
-  if (scaled(x, decimals, n)) return static_cast<double>(n) / powers_of_ten[decimals];
+  if (scaled(x, decimals, n)) return static_cast<double>(n) / power_of_ten(decimals);
   char buf[400];
   char* stop = slow_fixed(buf, buf + sizeof buf, x, decimals);
   double out = 0;

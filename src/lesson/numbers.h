@@ -18,6 +18,11 @@ std::string format_fixed(double x, int decimals);
 // format_fixed(x, decimals) appended to out, without a temporary string.
 void append_fixed(std::string& out, double x, int decimals);
 
+// 10^decimals, equal to std::pow(10.0, decimals) (powers of ten up to 10^22
+// are exact doubles), from a table for 0 to 15.
+//   power_of_ten(3) == 1000.0
+double power_of_ten(int decimals);
+
 // x rounded to `decimals` places: the double nearest format_fixed(x, decimals).
 double round_to(double x, int decimals);
 

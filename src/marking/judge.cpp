@@ -4,13 +4,14 @@
 #include <fmt/ranges.h>
 #include <vector>
 
+#include "lesson/fingerprint.h"
 #include "lesson/grader.h"
 #include "lesson/variant.h"
 
 namespace attnmark {
 
 GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& s,
-                       const std::string& superseded) {
+                       const std::string& superseded, std::optional<std::uint64_t>* own_key) {
   GradedSubmission g;
   g.source = s.source;
   g.student = s.student;
@@ -52,6 +53,7 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
     make_variant_into(rubric, *marking_seed, *recorded, s.student, variant);
   } else {
     make_variant_into(rubric, *marking_seed, variant_id(*marking_seed, s.student), s.student, variant);
+    if (own_key) *own_key = key_fingerprint(variant);
     g.variant = variant.id_text();
     if (recorded && *recorded != variant.id) {
       status = SubmissionStatus::wrong_variant;

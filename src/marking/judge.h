@@ -20,8 +20,10 @@ namespace attnmark {
 // why another of the student's submissions counts instead ("superseded by
 // the later submission answers/s01-v2.yaml"), or is empty when this one
 // counts. Throws Error when the rubric's constraints cannot be met for the
-// student's variant.
+// student's variant. When `own_key` is given and the submission was marked
+// against its student's own variant, *own_key is set to that variant's
+// key_fingerprint (lesson/fingerprint.h), at no second making of the variant.
 GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& submission,
-                       const std::string& superseded);
+                       const std::string& superseded, std::optional<std::uint64_t>* own_key = nullptr);
 
 }  // namespace attnmark

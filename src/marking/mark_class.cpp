@@ -19,7 +19,6 @@
 #include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"
-#include "base/threads.h"
 #include "lesson/fingerprint.h"
 #include "lesson/variant.h"
 #include "marking/class_roster.h"
@@ -44,7 +43,7 @@ struct FeedbackFiles {
 // the number of threads, so the reports are too. Their text buffers are
 // reused from chunk to chunk.
 struct Chunk {
-  std::string gradebook;             // the gradebook rows of those that count, in order
+  std::string gradebook;             // the gradebook rows of those that count, in order, without their flags
   std::vector<std::pair<std::size_t, std::size_t>> rows;  // (submission, end of its row in `gradebook`)
   std::string jsonl;                 // their feedback.jsonl lines (feedback jsonl)
   std::vector<FeedbackFiles> files;  // theirs, in order (feedback files)
@@ -54,59 +53,85 @@ struct Chunk {
 
 constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
-// The class's keys, to find answers copied from a classmate: each counted
-// student's key fingerprint, and whose each variant is. Made only when the
-// class has one seed (--seed or the rubric's), before any submission is judged.
-struct ClassKeys {
-  static constexpr std::size_t shared = static_cast<std::size_t>(-1);
-  std::unordered_map<std::uint64_t, std::size_t> key_of;  // fingerprint → its submission, or `shared` (two students' keys alike)
-  std::unordered_map<std::uint64_t, std::string> owner;   // variant id → its student
-};
-
-ClassKeys class_keys(const Rubric& rubric, std::uint64_t seed, const Inputs& in, unsigned jobs) {
-  const std::size_t n = in.submissions.size();
-  ClassKeys out;
-  for (std::size_t k = 0; k < n; ++k)
-    if (in.superseding[k] == Inputs::counts && !in.students[k].empty())
-      out.owner.emplace(variant_id(seed, in.students[k]), in.students[k]);
-  // A rubric with the same numbers for all (the lesson's own) has no one to copy from.
-  if (same_for_everyone(rubric)) return out;
-  std::vector<std::optional<std::uint64_t>> keys(n);
-  parallel_for(n, jobs, [&](std::size_t k) {
-    if (in.superseding[k] != Inputs::counts || in.students[k].empty()) return;
-    thread_local Variant variant;  // its storage is reused, student after student
-    try {
-      make_variant_into(rubric, seed, variant_id(seed, in.students[k]), in.students[k], variant);
-      keys[k] = key_fingerprint(variant);
-    } catch (const Error&) {
-      // A variant that cannot be made: judged (and reported) with the submission.
+// Answers copied from a classmate, found in one pass over the class. While
+// judging, each counted submission leaves the fingerprint of its student's
+// key and, when it lost marks, of its answers; once all are judged, answers
+// equal to another student's key are flagged (fits-variant-of). Used only
+// when the class has one seed (--seed or the rubric's).
+class ClassCopies {
+ public:
+  ClassCopies(const Rubric& rubric, std::uint64_t seed, const Inputs& in)
+      : rubric_(rubric), seed_(seed), in_(in), wanted_(!same_for_everyone(rubric)) {
+    for (std::size_t k = 0; k < in.submissions.size(); ++k)
+      if (in.superseding[k] == Inputs::counts && !in.students[k].empty())
+        owner_.emplace(variant_id(seed, in.students[k]), in.students[k]);
+    if (wanted_) {
+      key_.resize(in.submissions.size());
+      answer_.resize(in.submissions.size());
     }
-  });
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!keys[k]) continue;
-    const auto [it, fresh] = out.key_of.emplace(*keys[k], k);
-    if (!fresh && it->second != ClassKeys::shared && in.students[it->second] != in.students[k])
-      it->second = ClassKeys::shared;  // two students' keys alike: neither is a copy's source
   }
-  return out;
-}
 
-// Flags a submission whose answers are wrong for its own variant but right,
-// cell for cell at the precision asked, for a classmate's; and names the
-// student whose variant a wrong-variant file is for.
-// REQUIRES: g was judged from s.
-void check_copies(const Rubric& rubric, const ClassKeys& keys, const Inputs& in, const Submission& s, GradedSubmission& g) {
-  if (g.status == SubmissionStatus::wrong_variant)
-    if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id)
-      if (auto owner = keys.owner.find(*id); owner != keys.owner.end() && owner->second != g.student)
-        g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
-  if (keys.key_of.empty() || !g.marked || g.student.empty() || g.marked->score >= g.marked->max_score - 1e-9) return;
-  const std::optional<std::uint64_t> given = answer_fingerprint(rubric, *g.marked);
-  if (!given) return;
-  const auto it = keys.key_of.find(*given);
-  if (it == keys.key_of.end() || it->second == ClassKeys::shared || in.students[it->second] == g.student) return;
-  g.flags.push_back("fits-variant-of:" + in.students[it->second]);
-}
+  // Whether judge should give each student's key fingerprint: not for a
+  // rubric with the same numbers for all (the lesson's own), where there is
+  // no one to copy from.
+  bool wanted() const { return wanted_; }
+
+  // Records counted submission k, judged as g from s, `own_key` its
+  // student's key as judge gave it; names the student whose variant a
+  // wrong-variant file is for. Thread-safe for distinct k.
+  void judged(std::size_t k, const Submission& s, GradedSubmission& g, const std::optional<std::uint64_t>& own_key) {
+    if (g.status == SubmissionStatus::wrong_variant)
+      if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id)
+        if (auto owner = owner_.find(*id); owner != owner_.end() && owner->second != g.student)
+          g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
+    // The student the submission counts for (the file's own id, or the one
+    // its folder or name gives when the file cannot be read).
+    const std::string& student = in_.students[k];
+    if (!wanted_ || student.empty()) return;
+    key_[k] = student == g.student ? own_key : std::nullopt;
+    if (!key_[k]) {  // not marked (an unreadable file, say): the student's key is still one to copy from
+      thread_local Variant variant;  // its storage is reused, student after student
+      try {
+        make_variant_into(rubric_, seed_, variant_id(seed_, student), student, variant);
+        key_[k] = key_fingerprint(variant);
+      } catch (const Error&) {
+        // A variant that cannot be made: the submission's own row says so.
+      }
+    }
+    if (g.marked && !g.student.empty() && g.marked->score < g.marked->max_score - 1e-9)
+      answer_[k] = answer_fingerprint(rubric_, *g.marked);
+  }
+
+  // The flag of each submission ("fits-variant-of:s01", or empty).
+  // REQUIRES: every counted submission was judged().
+  std::vector<std::string> flags() const {
+    std::vector<std::string> out(in_.submissions.size());
+    if (!wanted_) return out;
+    constexpr std::size_t shared = static_cast<std::size_t>(-1);
+    std::unordered_map<std::uint64_t, std::size_t> key_of;  // fingerprint → its submission, or `shared`
+    for (std::size_t k = 0; k < key_.size(); ++k) {
+      if (!key_[k]) continue;
+      const auto [it, fresh] = key_of.emplace(*key_[k], k);
+      if (!fresh && it->second != shared && in_.students[it->second] != in_.students[k])
+        it->second = shared;  // two students' keys alike: neither is a copy's source
+    }
+    for (std::size_t k = 0; k < answer_.size(); ++k) {
+      if (!answer_[k]) continue;
+      const auto it = key_of.find(*answer_[k]);
+      if (it == key_of.end() || it->second == shared || in_.students[it->second] == in_.students[k]) continue;
+      out[k] = "fits-variant-of:" + in_.students[it->second];
+    }
+    return out;
+  }
+
+ private:
+  const Rubric& rubric_;
+  std::uint64_t seed_;
+  const Inputs& in_;
+  bool wanted_;
+  std::unordered_map<std::uint64_t, std::string> owner_;  // variant id → its student
+  std::vector<std::optional<std::uint64_t>> key_, answer_;  // per submission
+};
 
 // What the roster says of a judged submission that counts: its name, or
 // that its id is not on the roster (and the id it most likely meant).
@@ -126,7 +151,7 @@ void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
 }
 
 // Judges chunk c of the inputs' submissions into `chunk`.
-void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, const ClassKeys* keys,
+void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, ClassCopies* copies,
                  Inputs& in, std::size_t c, Chunk& chunk) {
   chunk.gradebook.clear();
   chunk.rows.clear();
@@ -137,9 +162,11 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
   chunk.files.resize(settings.feedback == FeedbackMode::files ? end - first : 0);
   for (std::size_t i = first; i < end; ++i) {
     const Submission s = in.take(i);
+    const bool counts = in.superseding[i] == Inputs::counts;
     GradedSubmission graded;
+    std::optional<std::uint64_t> own_key;
     try {
-      graded = judge(rubric, settings.seed, s, in.superseded_reason(i));
+      graded = judge(rubric, settings.seed, s, in.superseded_reason(i), copies && copies->wanted() ? &own_key : nullptr);
     } catch (const Error& e) {
       // A variant the file asks for that cannot be made: that student's
       // problem, not the class's.
@@ -150,12 +177,12 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
       graded.status = SubmissionStatus::unreadable;
       graded.reason = "cannot make the variant this file is for: " + e.message();
     }
-    const bool counts = in.superseding[i] == Inputs::counts;
     if (roster && counts) apply_roster(*roster, graded);
-    if (keys && counts) check_copies(rubric, *keys, in, s, graded);
+    if (copies && counts) copies->judged(i, s, graded, own_key);
     if (counts) {
-      // A superseded submission is no gradebook row: a lookup by id finds the one that counts.
-      append_gradebook_row(chunk.gradebook, rubric, graded);
+      // A superseded submission is no gradebook row: a lookup by id finds
+      // the one that counts. Its flags come once the class is judged.
+      append_gradebook_cells(chunk.gradebook, rubric, graded);
       chunk.rows.emplace_back(i, chunk.gradebook.size());
       if (!settings.exports.empty() && !graded.student.empty() && graded.status != SubmissionStatus::not_on_roster)
         chunk.exports.emplace_back(i, LmsRow{graded.student, graded.name,
@@ -297,16 +324,16 @@ class ReportWriter {
   // Adds a chunk's submissions, the first of them submission `first`, after
   // those added before. Empties the chunk.
   void add(Chunk& chunk, std::size_t first) {
-    if (!roster_) {
-      gradebook_->append(chunk.gradebook);
-    } else {
-      // Held until the end: the gradebook follows the roster's order.
-      std::size_t start = 0;
-      for (const auto& [k, end] : chunk.rows) {
-        held_rows_.emplace(k, chunk.gradebook.substr(start, end - start));
-        start = end;
-      }
+    // Rows are held until the end: their flags are known only then, and
+    // with a roster the gradebook follows the roster's order.
+    std::size_t start = 0;
+    for (const auto& [k, end] : chunk.rows) {
+      if (k >= held_at_.size()) held_at_.resize(k + 1, {0, 0});
+      held_at_[k] = {held_.size() + start, held_.size() + end};
+      held_order_.push_back(k);
+      start = end;
     }
+    held_ += chunk.gradebook;
     for (auto& [k, row] : chunk.exports) exports_.emplace_back(k, std::move(row));
     if (jsonl_) jsonl_->append(chunk.jsonl);
     std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
@@ -330,8 +357,27 @@ class ReportWriter {
     chunk.summary.reset();
   }
 
-  ClassMarked finish(const std::vector<InputNotice>& notices) {
+  // Writes held row k with its flag (from `flags`, per submission) to the gradebook.
+  void write_row(std::size_t k, const std::vector<std::string>& flags) {
+    const auto [begin, end] = held_at_[k];
+    rows_out_.append(held_, begin, end - begin);
+    append_gradebook_flags(rows_out_, flags[k].empty() ? std::vector<std::string>{} : std::vector<std::string>{flags[k]});
+    flush_rows(false);
+  }
+
+  // Passes the rows written so far to the gradebook file, in blocks of a
+  // megabyte or so (or all, at the end).
+  void flush_rows(bool all) {
+    if (rows_out_.size() < (1u << 20) && !all) return;
+    gradebook_->append(rows_out_);
+    rows_out_.clear();
+  }
+
+  // REQUIRES: flags has an entry per submission added.
+  ClassMarked finish(const std::vector<InputNotice>& notices, const std::vector<std::string>& flags) {
     ClassMarked marked;
+    for (std::size_t k = 0; k < flags.size(); ++k)
+      if (!flags[k].empty()) summary_.flag(k, {flags[k]});
     for (const InputNotice& n : notices) {
       summary_.add_notice(n.text);
       if (n.needs_teacher) ++marked.not_read;
@@ -344,16 +390,15 @@ class ReportWriter {
         const RosterEntry& entry = roster_->students()[r];
         const std::size_t k = order_->of_student[r];
         if (k != RosterOrder::none) {
-          gradebook_->append(held_rows_.at(k));
+          write_row(k, flags);
         } else {
           GradedSubmission missing;
           missing.student = entry.student;
           missing.name = entry.name;
           missing.status = SubmissionStatus::missing;
           missing.reason = "no submission";
-          std::string row;
-          append_gradebook_row(row, rubric_, missing);
-          gradebook_->append(row);
+          append_gradebook_row(rows_out_, rubric_, missing);
+          flush_rows(false);
           summary_.add(missing);
           ++marked.missing;
         }
@@ -365,7 +410,7 @@ class ReportWriter {
           lms.push_back(std::move(row));
         }
       }
-      for (const std::size_t k : order_->others) gradebook_->append(held_rows_.at(k));
+      for (const std::size_t k : order_->others) write_row(k, flags);
       const std::size_t n = roster_->students().size();
       summary_.set_roster_note(fmt::format(
           "Roster: {} student{}, {} handed in, {} missing; {} submission{} not on the roster. {}", n, n == 1 ? "" : "s",
@@ -375,8 +420,10 @@ class ReportWriter {
               : "An id near a roster id (S002, s2 or s002. for s002) is not marked as that student, only named "
                 "(--near-ids flag; --near-ids match marks it as the roster student)."));
     } else {
+      for (const std::size_t k : held_order_) write_row(k, flags);
       for (auto& [k, row] : exports_) lms.push_back(std::move(row));
     }
+    flush_rows(true);
     write_exports(lms);
     // The two summaries at once, with more than one job (each reads the summary only).
     auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
@@ -413,7 +460,10 @@ class ReportWriter {
   std::size_t unmarked_ = 0, not_on_roster_ = 0;
   const ClassRoster* roster_;   // --roster, or null
   const RosterOrder* order_;    // with a roster: the gradebook's order
-  std::unordered_map<std::size_t, std::string> held_rows_;  // with a roster: submission → its gradebook row
+  std::string held_;                                       // the gradebook rows, without their flags
+  std::vector<std::pair<std::size_t, std::size_t>> held_at_;  // submission → its row in held_ (begin, end)
+  std::vector<std::size_t> held_order_;                     // the submissions with a row, in input order
+  std::string rows_out_;                                    // rows on their way to the gradebook file
   std::vector<std::pair<std::size_t, LmsRow>> exports_;     // (submission, row) for --export, in input order
   std::optional<NewFolder> staging_;  // the new --out, until it takes its place
   fs::path root_;                     // staging_'s temporary folder
@@ -432,15 +482,15 @@ void report_notices(const std::vector<InputNotice>& notices, std::ostream& err) 
 }
 
 ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster,
-                        const ClassKeys* keys, Inputs& in, ReportWriter& writer) {
+                        ClassCopies* copies, Inputs& in, ReportWriter& writer) {
   const std::size_t chunks = (in.submissions.size() + chunk_size - 1) / chunk_size;
   if (settings.jobs == 1) {  // one thread throughout
     Chunk chunk;
     for (std::size_t c = 0; c < chunks; ++c) {
-      judge_chunk(rubric, settings, roster, keys, in, c, chunk);
+      judge_chunk(rubric, settings, roster, copies, in, c, chunk);
       writer.add(chunk, c * chunk_size);
     }
-    return writer.finish(in.notices);
+    return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
   }
   // `jobs` threads judge chunks in order, each taking the next; this thread
   // writes them in order as they are done. At most `ring` chunks are judged
@@ -464,7 +514,7 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
       }
       std::exception_ptr error;
       try {
-        judge_chunk(rubric, settings, roster, keys, in, c, slots[c % ring]);
+        judge_chunk(rubric, settings, roster, copies, in, c, slots[c % ring]);
       } catch (...) {
         error = std::current_exception();
       }
@@ -502,7 +552,7 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
   }
   for (std::thread& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  return writer.finish(in.notices);
+  return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
 }
 
 }  // namespace
@@ -538,9 +588,9 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
   ReportWriter writer(rubric, cleaned,
                       cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace,
                       roster ? &*roster : nullptr, order ? &*order : nullptr);
-  std::optional<ClassKeys> keys;
-  if (cleaned.seed) keys.emplace(class_keys(rubric, *cleaned.seed, in, cleaned.jobs));
-  return mark_chunks(rubric, cleaned, roster ? &*roster : nullptr, keys ? &*keys : nullptr, in, writer);
+  std::optional<ClassCopies> copies;
+  if (cleaned.seed) copies.emplace(rubric, *cleaned.seed, in);
+  return mark_chunks(rubric, cleaned, roster ? &*roster : nullptr, copies ? &*copies : nullptr, in, writer);
 }
 
 

@@ -103,17 +103,21 @@ ClassSummary::ClassSummary(const Rubric& rubric) : max_score_(attnmark::max_scor
   for (const QuestionSpec& q : rubric.questions) parts_.emplace_back(q.ask.size());
 }
 
+void ClassSummary::flag(std::size_t row, const std::vector<std::string>& flags) {
+  if (flagged_.size() >= 1000) return;
+  const Row& r = rows_.at(row);
+  std::string line = (r.student.empty() ? std::string("(no id)") : r.student) + " (" + r.source + "):";
+  for (const std::string& f : flags) line += " " + f;
+  flagged_.push_back(printable(line, 1000));
+}
+
 void ClassSummary::add(const GradedSubmission& g) {
   // Reasons bounded as in the gradebook: a file of junk notes must not make the summaries large.
   std::string reason = g.reason.size() > max_reason_cell_bytes ? bounded_reason(g.reason, max_reason_cell_bytes) : g.reason;
   rows_.push_back(Row{g.source, g.student, g.name, g.status, std::move(reason), g.file_stem,
                       g.marked ? std::optional<double>(g.marked->score) : std::nullopt});
   ++statuses_[static_cast<std::size_t>(g.status)];
-  if (!g.flags.empty() && flagged_.size() < 1000) {
-    std::string line = (g.student.empty() ? std::string("(no id)") : g.student) + " (" + g.source + "):";
-    for (const std::string& flag : g.flags) line += " " + flag;
-    flagged_.push_back(printable(line, 1000));
-  }
+  if (!g.flags.empty()) flag(rows_.size() - 1, g.flags);
   if (!g.marked || g.status == SubmissionStatus::duplicate) return;
   scores_.push_back(g.marked->score);
   std::vector<std::string> seen;

@@ -57,6 +57,9 @@ class ClassSummary {
   // A line on the roster for the top of the summaries ("Roster: 30 students,
   // 2 missing. ..."); empty without one.
   void set_roster_note(std::string note) { roster_note_ = std::move(note); }
+  // Flags rows()[row] for the teacher (after it was added without them),
+  // as add() does a submission that carries flags.
+  void flag(std::size_t row, const std::vector<std::string>& flags);
   // Flagged submissions for the teacher, one line each ("s27 (fixtures/...): fits-variant-of:s01"), the first 1,000.
   const std::vector<std::string>& flagged() const { return flagged_; }
   const std::string& roster_note() const { return roster_note_; }

@@ -27,17 +27,26 @@ bool is_plain_number(std::string_view t) {
 
 }  // namespace
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
+void append_csv_field(std::string& out, std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
   for (char c : text) {
     if (c == '"') out += '"';
     out += c;
   }
-  return out + '"';
+  out += '"';
 }
 
-std::string csv_text_field(std::string_view text) {
+std::string csv_field(std::string_view text) {
+  std::string out;
+  append_csv_field(out, text);
+  return out;
+}
+
+void append_csv_text_field(std::string& out, std::string_view text) {
   constexpr std::string_view formula_starts = "=+-@\t\r";
   // Full-width = + - @ (U+FF1D, U+FF0B, U+FF0D, U+FF20): some spreadsheets
   // fold them to ASCII when a cell is typed or imported.
@@ -47,10 +56,16 @@ std::string csv_text_field(std::string_view text) {
                          formula_starts.find(text.front()) != std::string_view::npos &&
                          !is_plain_number(text);
   for (std::string_view wide : wide_starts) runs_as_formula = runs_as_formula || text.starts_with(wide);
-  if (!runs_as_formula) return csv_field(text);
+  if (!runs_as_formula) return append_csv_field(out, text);
   std::string quoted = "'";  // (appended, not "'" + text: GCC 12 -O3 warns wrongly on that)
   quoted += text;
-  return csv_field(quoted);
+  append_csv_field(out, quoted);
+}
+
+std::string csv_text_field(std::string_view text) {
+  std::string out;
+  append_csv_text_field(out, text);
+  return out;
 }
 
 }  // namespace attnmark

@@ -11,6 +11,8 @@ namespace attnmark {
 
 // Writes one field, quoting it when it holds a comma, quote, CR or LF.
 std::string csv_field(std::string_view text);
+// csv_field(text) appended to out, without a temporary string.
+void append_csv_field(std::string& out, std::string_view text);
 
 // A field for text taken from a user (name, id, answer text): like
 // csv_field, but a value a spreadsheet would run as a formula (starting with
@@ -20,5 +22,7 @@ std::string csv_field(std::string_view text);
 // one '.', and an optional exponent; anything else starting with '-' (even a
 // lone "-" or "-1/4") gets the quote.
 std::string csv_text_field(std::string_view text);
+// csv_text_field(text) appended to out, without a temporary string.
+void append_csv_text_field(std::string& out, std::string_view text);
 
 }  // namespace attnmark

@@ -1,6 +1,7 @@
 #include "writers/feedback.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <vector>
 
@@ -19,9 +20,17 @@ namespace {
 // written as the text \xHH (as printable shows it), since JSON has no way
 // to hold the byte itself.
 void json_string(std::string& out, std::string_view text) {
+  // The bytes copied as they are without a look at UTF-8: printable ASCII but '"' and '\\'.
+  static constexpr auto plain_ascii = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0x20; c < 0x7F; ++c) table[c] = c != '"' && c != '\\';
+    return table;
+  }();
   out += '"';
   std::size_t plain = 0;  // start of the run of characters copied as they are
   for (std::size_t i = 0; i < text.size(); ++i) {
+    while (i < text.size() && plain_ascii[static_cast<unsigned char>(text[i])]) ++i;
+    if (i == text.size()) break;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       std::uint32_t code_point = 0;

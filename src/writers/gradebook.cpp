@@ -16,12 +16,12 @@ std::string gradebook_header(const Rubric& rubric) {
   return out;
 }
 
-void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
-  out += csv_text_field(g.student);
+void append_gradebook_cells(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
+  append_csv_text_field(out, g.student);
   out += ',';
-  out += csv_text_field(printable(g.name, 200));
+  append_csv_text_field(out, printable(g.name, 200));
   out += ',';
-  out += csv_text_field(g.variant);
+  append_csv_text_field(out, g.variant);
   out += ',';
   out += status_name(g.status);
   out += ',';
@@ -33,13 +33,21 @@ void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSu
     if (g.marked) out += score_text(g.marked->questions[i].score);
   }
   out += ',';
-  out += csv_text_field(printable(g.source, std::string::npos));
+  append_csv_text_field(out, printable(g.source, std::string::npos));
   out += ',';
-  out += csv_text_field(bounded_reason(g.reason, max_reason_cell_bytes));
+  append_csv_text_field(out, bounded_reason(g.reason, max_reason_cell_bytes));
   out += ',';
-  std::string flags;
-  for (const std::string& flag : g.flags) flags += (flags.empty() ? "" : " ") + flag;
-  out += csv_text_field(printable(flags, 1000));
+}
+
+void append_gradebook_flags(std::string& out, const std::vector<std::string>& flags) {
+  std::string joined;
+  for (const std::string& flag : flags) joined += (joined.empty() ? "" : " ") + flag;
+  append_csv_text_field(out, printable(joined, 1000));
   out += "\r\n";
+}
+
+void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& g) {
+  append_gradebook_cells(out, rubric, g);
+  append_gradebook_flags(out, g.flags);
 }
 }  // namespace attnmark

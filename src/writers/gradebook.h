@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
@@ -25,5 +26,14 @@ std::string gradebook_header(const Rubric& rubric);
 // spreadsheet's 32,767-character cell.
 // REQUIRES: graded was judged against `rubric`.
 void append_gradebook_row(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
+
+// The same line in two steps, for a writer that learns the flags later:
+// every cell but the flags (ending in the comma before them), then the
+// flags cell and the line end. Ignores graded.flags.
+//
+//   append_gradebook_cells(row, rubric, graded);   // s01,,4c1d…,graded,15,15,…,answers/s01.yaml,,
+//   append_gradebook_flags(row, {"fits-variant-of:s02"});
+void append_gradebook_cells(std::string& out, const Rubric& rubric, const GradedSubmission& graded);
+void append_gradebook_flags(std::string& out, const std::vector<std::string>& flags);
 
 }  // namespace attnmark
