@@ -19,7 +19,7 @@ TEST_CASE("usage errors exit 2") {
 }
 
 TEST_CASE("the option parser's errors are one line that starts attnmark: and names the command") {
-  const std::string commands = "generate, key, template, validate, mark, check, autograde";
+  const std::string commands = "generate, key, template, validate, mark, check, autograde, serve, access-codes";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "attnmark: expected a command: " + commands + "; see attnmark --help\n"},
       {"frobnicate", "attnmark: unknown command 'frobnicate'; the commands are " + commands + "; see attnmark --help\n"},
