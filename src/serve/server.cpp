@@ -313,7 +313,7 @@ struct Server::Impl {
   }
 
   std::string page(const std::string& title, const HtmlStyle& style, const std::string& body) {
-    return html_page(title, style, sheet_css() + report_css() + serve_css(), "<main>\n" + body + "</main>\n");
+    return html_page(title, style, sheet_css() + sheet_form_css() + report_css() + serve_css(), "<main>\n" + body + "</main>\n");
   }
   static std::string serve_css() {
     return ".bar{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}\n"

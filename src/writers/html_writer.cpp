@@ -126,6 +126,12 @@ std::string answer_field_name(std::string_view question, std::string_view part, 
 
 std::string sheet_form_questions(const SheetDocument& doc, const SheetForm& form) { return questions_html(doc, &form); }
 
+std::string sheet_form_css() {
+  return "td.write.form{height:auto}\n"
+         "input.cell{font:inherit;width:6em;max-width:100%;padding:.15em .3em;margin:.1em .2em .1em 0;"
+         "border:var(--line) solid var(--rule);background:var(--page);color:var(--text)}\n";
+}
+
 // In print the sheet is packed (issue 13, "paper is not wasted"): the lesson
 // on at most 3 pages and a one-question sheet on one, on A4 and Letter at the
 // normal text size. Headings keep the chosen size; prompts are .9 and tables
@@ -152,8 +158,6 @@ std::string sheet_css() {
 .givens,.part{break-inside:avoid}
 col.lab{width:6.5em}
 td.write{background:var(--write-in);height:max(11mm,2.4em)}
-td.write.form{height:auto}
-input.cell{font:inherit;width:6em;max-width:100%;padding:.15em .3em;margin:.1em .2em .1em 0;border:var(--line) solid var(--rule);background:var(--page);color:var(--text)}
 td.answer{color:var(--answer)}
 code{font-family:"DejaVu Sans Mono","Liberation Mono",monospace;font-size:.92em}
 .blank{display:inline-block;min-width:45mm;border-bottom:var(--line) solid var(--text);height:1.3em;vertical-align:bottom}

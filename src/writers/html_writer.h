@@ -69,7 +69,10 @@ struct SheetForm {
 // of q2's weights; row and column given 0-based.
 std::string answer_field_name(std::string_view question, std::string_view part, std::size_t row, std::size_t column);
 // The questions of the worksheet `doc` with inputs, for a <form> the caller
-// writes around them (with its CSRF token and button); sheet_css() styles it.
+// writes around them (with its CSRF token and button); sheet_css() and
+// sheet_form_css() style it.
 std::string sheet_form_questions(const SheetDocument& doc, const SheetForm& form);
+// The CSS of the inputs of sheet_form_questions (after sheet_css()).
+std::string sheet_form_css();
 
 }  // namespace attnmark
