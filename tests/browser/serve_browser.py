@@ -29,6 +29,8 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     print("python3-selenium is missing: run scripts/setup --print", file=sys.stderr)
     sys.exit(1 if os.environ.get("CI") else 77)
@@ -97,7 +99,9 @@ try:
     driver.get(students_url)
     driver.find_element(By.NAME, "student").send_keys("s001")
     driver.find_element(By.NAME, "code").send_keys(code)
-    driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button").click()
+    button = driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button")
+    button.click()
+    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
     if "Signed in as" not in driver.page_source:
         fail("sign-in did not reach the worksheet")
 
@@ -106,7 +110,11 @@ try:
             box = driver.find_element(By.NAME, name)
             box.clear()
             box.send_keys(text)
-        driver.find_element(By.ID, "check").click()
+        button = driver.find_element(By.ID, "check")
+        button.click()
+        # A click returns before the next page is in: wait for this one to go.
+        WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".score-big"))
 
     mistaken = dict(fields)
     mistaken.update({"q1.weights.1.1": "1", "q1.weights.1.2": "0", "q1.weights.1.3": "0"})
@@ -129,6 +137,7 @@ try:
     os.makedirs(downloads)
     driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     driver.get(teacher_url)
+    WebDriverWait(driver, 60).until(lambda d: "attempts by" in d.page_source)
     if "2 attempts by 1 of 2 students" not in driver.page_source:
         fail("the teacher's page does not show the attempts")
     driver.find_element(By.LINK_TEXT, "gradebook.csv").click()
