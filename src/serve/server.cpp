@@ -1,6 +1,7 @@
 #include "serve/server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <charconv>
 #include <chrono>
@@ -156,6 +157,15 @@ class FailureLimiter {
   std::unordered_map<std::string, std::pair<std::int64_t, int>> counts_;  // key → (window start, failures)
 };
 
+// cpp-httplib 0.11 listens with a backlog of 5 connections: a class
+// connecting at once overflows it, and the connections dropped wait a second
+// or fail. Linux lets listen() be called again on a listening socket to set a
+// longer backlog; the socket is a protected member, hence the subclass.
+class HttpServer : public httplib::Server {
+ public:
+  void lengthen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+};
+
 struct Session {
   std::string student;  // empty until signed in
   std::string csrf;
@@ -170,7 +180,7 @@ struct Server::Impl {
   const Classroom& room;
   ServeSettings settings;
   std::string teacher_token;
-  httplib::Server http;
+  HttpServer http;
   int port = 0;
 
   std::mutex sessions_mutex;
@@ -648,10 +658,17 @@ struct Server::Impl {
 
   void routes() {
     http.set_payload_max_length(settings.max_body_bytes);
-    // Enough workers for a class's keep-alive connections (each holds a
-    // worker while open).
-    http.new_task_queue = [] { return new httplib::ThreadPool(64); };
-    http.set_keep_alive_timeout(2);
+    // cpp-httplib gives each open connection a worker until it closes: enough
+    // workers for a class's browsers and scripts at once, and connections
+    // kept open for many requests (a new connection is the costly part: its
+    // listen backlog is short).
+    const std::size_t workers = settings.workers;
+    http.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
+    http.set_keep_alive_max_count(1000);
+    // A response is written in pieces (headers, body): without this, Nagle's
+    // algorithm holds the body for the client's delayed ACK, 40 ms a check.
+    http.set_tcp_nodelay(true);
+    http.set_keep_alive_timeout(5);
     http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                               {"X-Frame-Options", "DENY"},
                               {"Referrer-Policy", "no-referrer"},
@@ -710,6 +727,7 @@ int Server::bind() {
                               printable(s.host, 200), s.port));
     impl_->port = s.port;
   }
+  impl_->http.lengthen_backlog();
   return impl_->port;
 }
 

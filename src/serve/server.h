@@ -38,6 +38,7 @@ struct ServeSettings {
   int failures_per_address = 50;              // ... and per client address
   int failure_window_seconds = 15 * 60;
   std::size_t max_body_bytes = 64 * 1024;     // larger requests are refused with 413
+  std::size_t workers = 256;                  // threads serving connections (each open connection holds one)
 };
 
 // The seconds since 1970 of a date given as YYYY-MM-DD (midnight UTC) or
