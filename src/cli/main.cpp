@@ -176,6 +176,12 @@ int run_main(int argc, char** argv) {
     sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)")->type_name("N");
     add_column_options(sub, options, "the roster");
     if (name != "template") add_page_options(sub, options);
+    if (name == "generate") {
+      sub->add_option("--db", options.db, "A served class (attnmark serve): print each student's access code")
+          ->type_name("FILE");
+      sub->add_option("--url", options.url, "With --db: the class page's address, printed beside the code")
+          ->type_name("URL");
+    }
   }
   try {
     app.parse(argc, argv);

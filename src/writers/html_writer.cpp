@@ -214,6 +214,9 @@ std::string sheet_article(const SheetDocument& doc, std::string_view name) {
   out += "</div>\n";
   out += fmt::format("<p class=\"meta muted\">Variant {} · Seed {} · Rubric {} · {}</p>\n", html_escape(doc.variant),
                      doc.seed, html_escape(doc.rubric), generator_version);
+  if (!doc.check_url.empty())
+    out += fmt::format("<p class=\"meta\">Check your answers at <b>{}</b> with your access code <b>{}</b></p>\n",
+                       html_escape(doc.check_url), html_escape(doc.access_code));
   out += "</header>\n";
   out += key ? "<p class=\"intro\">Every worked step, rounded as the student is asked to round. Answers within "
                "rounding of these, or right for the student's own earlier answers, earn the marks.</p>\n"

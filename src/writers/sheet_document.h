@@ -99,6 +99,10 @@ struct SheetDocument {
   std::uint64_t seed = 0;
   double max_score = 0;
   std::vector<QuestionSection> questions;
+  // A served class (attnmark serve): the page where the student checks their
+  // answers, and their access code; both empty otherwise. The writers print
+  // them on a worksheet's head.
+  std::string check_url, access_code;
 };
 
 // The content of one student's worksheet or key.

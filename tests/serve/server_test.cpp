@@ -455,3 +455,25 @@ TEST_CASE("serve: a second start keeps the class; another rubric or seed is refu
   CHECK(code_of(db, "s001") == code);
   CHECK(again.out().find("for 2 students from " + db + " (rubric lesson, seed " + seed + ")") != std::string::npos);
 }
+
+TEST_CASE("serve: generate --db --url prints each student's access code beside the class page's address", "[serve]") {
+  const fs::path dir = class_dir("generate");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 2);
+  { ServeProcess server(serve_args(dir, roster), dir); REQUIRE(server.running()); }
+  const std::string out = (dir / "sheets").string();
+  Run r = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --roster '" + roster + "' --db '" + db +
+                  "' --url http://class.example/ -o '" + out + "'");
+  REQUIRE(r.status == 0);
+  for (const std::string student : {"s001", "s002"}) {
+    const std::string sheet = read_file(out + "/" + student + ".md", 1 << 20);
+    CHECK(sheet.find("Check your answers at http://class.example/ with your access code **" + code_of(db, student) +
+                     "**.\n") != std::string::npos);
+  }
+  r = run_cli("generate rubrics/lesson.yaml --seed 1 --student s001 --db '" + db + "' --url http://class.example/");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --db: " + db + " serves rubric 'lesson' with seed " + seed +
+                     "; these worksheets are rubric 'lesson' with seed 1\n");
+  r = run_cli("generate rubrics/lesson.yaml --student s001 --url http://class.example/");
+  CHECK(r.err == "attnmark: --url: give --db too, the served class whose access codes the worksheets print\n");
+}
