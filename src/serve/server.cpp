@@ -20,6 +20,7 @@
 #include "writers/gradebook.h"
 #include "writers/html_page.h"
 #include "writers/html_writer.h"
+#include "writers/lms_export.h"
 #include "writers/report_words.h"
 #include "writers/sheet_document.h"
 
@@ -609,7 +610,8 @@ struct Server::Impl {
     }
     std::string body = fmt::format("<h1>{}: the class</h1>\n", html_escape(display_title(room.rubric())));
     body += fmt::format("<p>{} attempts by {} of {} students{}. <a href=\"/teacher/summary.html\">Class summary</a> · "
-                        "<a href=\"/teacher/gradebook.csv\">gradebook.csv</a> ({} attempt of each student)</p>\n",
+                        "<a href=\"/teacher/gradebook.csv\">gradebook.csv</a> ({} attempt of each student) · "
+                        "<a href=\"/teacher/canvas.csv\">canvas.csv</a> · <a href=\"/teacher/moodle.csv\">moodle.csv</a></p>\n",
                         attempts.size(), per_student.size(), room.roster().size(), closed() ? "; closed" : "",
                         settings.score == ScoreRule::best ? "best" : "last");
     body += "<table><thead><tr><th scope=\"col\">Student</th><th scope=\"col\">Name</th><th scope=\"col\">Attempts</th>"
@@ -654,6 +656,22 @@ struct Server::Impl {
       append_gradebook_row(csv, room.rubric(), g);
     res.set_header("Content-Disposition", "attachment; filename=\"gradebook.csv\"");
     res.set_content(csv, "text/csv; charset=utf-8");
+  }
+
+  // canvas.csv and moodle.csv of each student's counted attempt.
+  void get_teacher_lms(const httplib::Request& req, httplib::Response& res, bool canvas) {
+    if (!teacher_or_refuse(req, res)) return;
+    std::vector<LmsRow> rows;
+    const std::vector<GradedSubmission> graded = room.gradebook(store.all_attempts(), settings.score);
+    for (std::size_t i = 0; i < graded.size(); ++i) {
+      const GradedSubmission& g = graded[i];
+      rows.push_back({g.student, g.name, g.marked ? std::optional<double>(g.marked->score) : std::nullopt,
+                      lms_feedback(room.rubric(), g), room.roster()[i].fields});
+    }
+    const std::string& title = display_title(room.rubric());
+    res.set_header("Content-Disposition", canvas ? "attachment; filename=\"canvas.csv\"" : "attachment; filename=\"moodle.csv\"");
+    res.set_content(canvas ? canvas_csv(rows, title, "", max_score(room.rubric())) : moodle_csv(rows, title),
+                    "text/csv; charset=utf-8");
   }
 
   void routes() {
@@ -706,6 +724,8 @@ struct Server::Impl {
     http.Get("/teacher/student", [this](const auto& req, auto& res) { get_teacher_student(req, res); });
     http.Get("/teacher/summary.html", [this](const auto& req, auto& res) { get_teacher_summary(req, res); });
     http.Get("/teacher/gradebook.csv", [this](const auto& req, auto& res) { get_teacher_gradebook(req, res); });
+    http.Get("/teacher/canvas.csv", [this](const auto& req, auto& res) { get_teacher_lms(req, res, true); });
+    http.Get("/teacher/moodle.csv", [this](const auto& req, auto& res) { get_teacher_lms(req, res, false); });
   }
 };
 

@@ -388,7 +388,7 @@ TEST_CASE("serve: --attempts limits the attempts kept, and after --close checks 
   CHECK(m.err.find("attnmark: 2 attempts of 1 students") == 0);
 }
 
-TEST_CASE("serve: the teacher's pages need the token; gradebook.csv takes each student's best or last attempt", "[serve]") {
+TEST_CASE("serve: the teacher's pages need the token, and gradebook.csv takes each student's best or last attempt", "[serve]") {
   const fs::path dir = class_dir("teacher");
   const std::string db = (dir / "class.sqlite").string();
   const std::string roster = write_roster(dir, 2);
@@ -423,12 +423,17 @@ TEST_CASE("serve: the teacher's pages need the token; gradebook.csv takes each s
     CHECK(rows[1][0] == "s001");
     CHECK(rows[1][4] == (rule == "best" ? "1" : "0.33"));  // one of the last scores, 0, is right
     CHECK(rows[2][3] == "missing");
+    const auto canvas = client.Get("/teacher/canvas.csv", {{"Authorization", "Bearer " + server.token()}});
+    REQUIRE(canvas->status == 200);
+    CHECK(parse_csv(canvas->body).size() == 4);  // header, points possible, two students
+    CHECK(client.Get("/teacher/moodle.csv", {{"Authorization", "Bearer " + server.token()}})->status == 200);
+    CHECK(client.Get("/teacher/moodle.csv")->status == 401);
   }
   // The hash is stored, never the token.
   CHECK(meta_value(db, "teacher_token_sha256").size() == 64);
 }
 
-TEST_CASE("serve: a second start keeps the class; another rubric or seed is refused", "[serve]") {
+TEST_CASE("serve: a second start keeps the class, and another rubric or seed is refused", "[serve]") {
   const fs::path dir = class_dir("restart");
   const std::string db = (dir / "class.sqlite").string();
   const std::string roster = write_roster(dir, 2);
