@@ -216,8 +216,13 @@ struct Server::Impl {
       it->second.used = now;
       return it->second;
     }
-    if (sessions.size() > 200000)  // idle sessions go first; a flood of new ones cannot grow the table forever
+    // A flood of visitors cannot grow the table without bound: past 200,000
+    // sessions the idle ones go, then, if that is not enough, every one not
+    // signed in (a student's page in the middle of a class is kept).
+    if (sessions.size() > 200000) {
       std::erase_if(sessions, [&](const auto& e) { return now - e.second.used >= 3600; });
+      if (sessions.size() > 200000) std::erase_if(sessions, [](const auto& e) { return e.second.student.empty(); });
+    }
     id = random_hex(32);
     Session fresh{"", random_hex(32), settings.style, now};
     sessions[id] = fresh;

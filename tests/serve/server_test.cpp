@@ -143,7 +143,7 @@ TEST_CASE("serve: POST /api/check answers with the feedback mark writes and stor
   nlohmann::json from_file = nlohmann::json::parse(read_file((dir / "file-out/feedback/s001.json").string(), 1 << 20));
   from_file["source"] = "attnmark serve";
   CHECK(from_file == feedback);
-  CHECK(server.stop() == 0);
+  CHECK(server.stop(SIGINT) == 0);  // Ctrl-C: a clean stop
   CHECK(server.err() == "attnmark serve: stopped; every attempt checked is in " + db + "\n");
 }
 
@@ -278,6 +278,10 @@ TEST_CASE("serve: the student page signs in, refuses forms without their CSRF to
   CHECK(browser.cookie != before);  // a new session id at sign-in
   auto page = browser.get("/");
   CHECK(page->body.find("Signed in as <b>s001</b> (Student 1)") != std::string::npos);
+  // Every form carries the session's CSRF token.
+  CHECK(count(page->body, "<form ") == 3);  // sign out, settings and check
+  CHECK(count(page->body, "<input type=\"hidden\" name=\"csrf\" value=\"" + Browser::csrf(page->body) + "\">") == 3);
+  CHECK(page->body.find("<script") == std::string::npos);
   CHECK(count(page->body, "<input type=\"text\" class=\"cell\"") == 39);  // the lesson's answer cells
   CHECK(page->body.find("None yet.") != std::string::npos);
 
