@@ -224,11 +224,24 @@ struct Server::Impl {
       if (sessions.size() > 200000) std::erase_if(sessions, [](const auto& e) { return e.second.student.empty(); });
     }
     id = random_hex(32);
-    Session fresh{"", random_hex(32), settings.style, now};
+    Session fresh{"", random_hex(32), remembered_style(req), now};
     sessions[id] = fresh;
     res.set_header("Set-Cookie", set_cookie(session_cookie, id, "/"));
     return fresh;
   }
+  // The theme and text size a browser chose before (its attnmark_style
+  // cookie, "cream.large"), else the class's.
+  HtmlStyle remembered_style(const httplib::Request& req) const {
+    const std::string chosen = cookie(req, "attnmark_style");
+    const std::size_t dot = chosen.find('.');
+    if (dot == std::string::npos) return settings.style;
+    try {
+      return html_style(chosen.substr(0, dot), chosen.substr(dot + 1));
+    } catch (const Error&) {
+      return settings.style;
+    }
+  }
+
   void save(const std::string& id, const Session& s) {
     std::lock_guard lock(sessions_mutex);
     sessions[id] = s;
@@ -574,6 +587,9 @@ struct Server::Impl {
       return res.set_content(page("Settings", s.style, "<p>Unknown colours or text size.</p>\n"), "text/html; charset=utf-8");
     }
     save(id, s);
+    // Remembered by the browser for a year, across sign-ins.
+    res.set_header("Set-Cookie", fmt::format("attnmark_style={}.{}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict",
+                                             theme_name(s.style.theme), text_size_name(s.style.text_size)));
     res.set_redirect("/", 303);
   }
 

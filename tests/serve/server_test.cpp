@@ -75,7 +75,7 @@ struct Browser {
   void keep_cookie(const httplib::Result& r) {
     if (!r) return;
     const std::string set = r->get_header_value("Set-Cookie");
-    if (!set.empty()) cookie = set.substr(0, set.find(';'));
+    if (set.starts_with("attnmark_session=")) cookie = set.substr(0, set.find(';'));
   }
   httplib::Result get(const std::string& path) {
     auto r = client.Get(path.c_str(), headers());
@@ -306,7 +306,14 @@ TEST_CASE("serve: the student page signs in, refuses forms without their CSRF to
   // The theme is chosen and remembered.
   r = browser.post("/settings", {{"csrf", Browser::csrf(page->body)}, {"theme", "cream"}, {"text_size", "large"}});
   CHECK(r->status == 303);
+  CHECK(r->get_header_value("Set-Cookie") ==
+        "attnmark_style=cream.large; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict");
   CHECK(browser.get("/")->body.find("<body class=\"theme-cream text-large\">") != std::string::npos);
+  // A new visit (a new session) in the same browser keeps the choice.
+  auto visit = browser.client.Get("/", {{"Cookie", "attnmark_style=cream.large"}});
+  CHECK(visit->body.find("<body class=\"theme-cream text-large\">") != std::string::npos);
+  visit = browser.client.Get("/", {{"Cookie", "attnmark_style=%3Cx.y"}});
+  CHECK(visit->body.find("<body class=\"theme-default text-normal\">") != std::string::npos);
   r = browser.post("/signout", {{"csrf", Browser::csrf(page->body)}});
   CHECK(r->status == 303);
 }
