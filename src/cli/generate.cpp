@@ -326,7 +326,7 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   if (!options.db.empty()) {
     if (options.command != "generate") throw Error("--db: only generate prints the class page and access codes");
     if (options.url.empty()) throw Error("--db: give --url too, the class page's address students open");
-    Store store(options.db);
+    Store store(options.db, false);
     page.room = Classroom::from_record(store.load_class());
     if (page.room->seed() != seed || page.room->rubric().name != rubric.name)
       throw Error(fmt::format("--db: {} serves rubric {} with seed {}; these worksheets are rubric {} with seed {}",

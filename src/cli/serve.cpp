@@ -130,7 +130,7 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
 }
 
 int run_access_codes(const Options& options, std::ostream& out, std::ostream&) {
-  Store store(options.db);
+  Store store(options.db, false);
   const Classroom room = Classroom::from_record(store.load_class());
   std::string csv = "student,code\r\n";
   for (const RosterEntry& e : room.roster()) csv += csv_text_field(e.student) + "," + room.code_of(e.student) + "\r\n";
@@ -142,7 +142,7 @@ int run_mark_db(const Options& options, std::ostream&, std::ostream& err) {
   if (options.out_dir.empty()) throw Error("mark: --out DIR is required");
   if (!options.rubrics.empty() || !options.inputs.empty())
     throw Error("mark --db: the class's rubric and attempts are in the database; give no RUBRIC or INPUT");
-  Store store(options.db);
+  Store store(options.db, false);
   const Classroom room = Classroom::from_record(store.load_class());
   const std::vector<AttemptRecord> attempts = store.all_attempts();
   const std::size_t counted = write_class_reports(room, attempts, parse_score_rule(options.score), options.out_dir,

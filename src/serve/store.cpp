@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "base/error.h"
@@ -93,8 +94,11 @@ struct Store::Pending {
   std::string error;
 };
 
-Store::Store(const std::string& path, int busy_ms) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+Store::Store(const std::string& path, bool create, int busy_ms) : path_(path) {
+  std::error_code ec;
+  if (!create && !std::filesystem::exists(path, ec))
+    throw Error(path, 0, 0, "does not exist; attnmark serve creates it at its first start");
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX, nullptr) !=
       SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);

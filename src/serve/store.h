@@ -57,7 +57,9 @@ class Store {
   // database)"), is locked by another program for more than `busy_ms`, or was
   // written by a newer attnmark (its schema version is above
   // store_schema_version).
-  explicit Store(const std::string& path, int busy_ms = 2000);
+  // With `create` false, a missing file is an error too ("does not exist;
+  // attnmark serve creates it at its first start").
+  explicit Store(const std::string& path, bool create = true, int busy_ms = 2000);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;

@@ -29,7 +29,7 @@ void sql(const fs::path& db, const std::string& text) {
 
 std::string error_of(const fs::path& db) {
   try {
-    attnmark::Store store(db.string(), 200);
+    attnmark::Store store(db.string(), true, 200);
   } catch (const attnmark::Error& e) {
     return e.report();
   }
@@ -89,6 +89,12 @@ TEST_CASE("serve: a newer, damaged, foreign or locked database is a clear error 
   sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
   sqlite3_close(holder);
   CHECK(error_of(locked).empty());
+
+  // Reading a class never creates its file.
+  const fs::path missing = fresh("missing");
+  CHECK_THROWS_WITH(attnmark::Store(missing.string(), false),
+                    missing.string() + ": does not exist; attnmark serve creates it at its first start");
+  CHECK_FALSE(fs::exists(missing));
 
   // From the command line: exit status 2 and the same words.
   const Run r = run_cli("access-codes --db '" + newer.string() + "'");
