@@ -86,6 +86,7 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
   settings.style = html_style(options.theme, options.text_size);
 
   Store store(options.db);
+  store.claim_for_serving();
   const Classroom room = Classroom::from_record(class_of(options, store));
   // A new token at every start; only its hash is kept, so a copy of the
   // database does not open the teacher's page.

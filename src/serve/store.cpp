@@ -1,6 +1,9 @@
 #include "serve/store.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -142,7 +145,21 @@ Store::Store(const std::string& path, bool create, int busy_ms) : path_(path) {
   }
 }
 
-Store::~Store() { sqlite3_close(db_); }
+Store::~Store() {
+  sqlite3_close(db_);
+  if (serve_lock_ >= 0) close(serve_lock_);
+}
+
+void Store::claim_for_serving() {
+  const std::string lock_path = path_ + ".serve-lock";
+  const int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) throw Error(lock_path, 0, 0, "cannot be created, to claim the database for this server");
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    throw Error(path_, 0, 0, "is in use by another attnmark serve; stop it first");
+  }
+  serve_lock_ = fd;
+}
 
 int Store::schema_version() {
   std::lock_guard lock(db_mutex_);

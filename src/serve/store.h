@@ -87,6 +87,12 @@ class Store {
   // The schema version of the open file (store_schema_version once open).
   int schema_version();
 
+  // Claims the file for one attnmark serve: a lock (flock) on PATH.serve-lock,
+  // held until the Store goes (or the process dies, kill -9 included). Throws
+  // Error ("is in use by another attnmark serve; stop it first") when another
+  // process holds it. Reading commands (access-codes, mark --db) do not claim.
+  void claim_for_serving();
+
  private:
   struct Pending;
   void write_batch(std::vector<Pending*>& batch);
@@ -95,6 +101,7 @@ class Store {
 
   std::string path_;
   sqlite3* db_ = nullptr;
+  int serve_lock_ = -1;  // the descriptor of PATH.serve-lock, once claimed
   std::mutex db_mutex_;  // the connection: one statement at a time
   std::mutex queue_mutex_;
   std::condition_variable committed_;

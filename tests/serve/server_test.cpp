@@ -468,6 +468,10 @@ TEST_CASE("serve: a second start keeps the class, and another rubric or seed is 
   CHECK(r.err == "attnmark: --port: expected a whole number from 0 to 65535; got '-1'\n");
   ServeProcess again("--db '" + db + "'", dir);
   REQUIRE(again.running());
+  // A second server on the same database is refused while the first runs.
+  r = run_cli("serve --db '" + db + "' --port 0");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + db + ": is in use by another attnmark serve; stop it first\n");
   CHECK(code_of(db, "s001") == code);
   CHECK(again.out().find("for 2 students from " + db + " (rubric lesson, seed " + seed + ")") != std::string::npos);
 }
