@@ -307,7 +307,12 @@ struct Server::Impl {
     a.score = o.checked->graded.marked ? o.checked->graded.marked->score : 0;
     a.max_score = o.checked->graded.marked ? o.checked->graded.marked->max_score : 0;
     a.feedback = o.checked->feedback;
-    o.attempt = store.add_attempt(a);  // committed before the student hears of it
+    o.attempt = store.add_attempt(a, settings.attempts);  // committed before the student hears of it
+    if (o.attempt == 0) {  // another check of theirs took the last attempt meanwhile
+      o.checked.reset();
+      o.refused = fmt::format("you have used all {} attempts", *settings.attempts);
+      return o;
+    }
     o.stored = true;
     return o;
   }

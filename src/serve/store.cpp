@@ -92,6 +92,7 @@ static_assert(std::size(migrations) == store_schema_version);
 
 struct Store::Pending {
   const AttemptRecord* attempt;
+  std::optional<std::int64_t> limit;
   std::int64_t id = 0;
   bool done = false;
   std::string error;
@@ -238,8 +239,8 @@ void Store::set_teacher_token_hash(const std::string& hash) { set_meta("teacher_
 
 // Group commit: the first thread to find no commit under way writes every
 // attempt queued so far in one transaction; the others wait for it.
-std::int64_t Store::add_attempt(const AttemptRecord& attempt) {
-  Pending mine{&attempt, 0, false, {}};
+std::int64_t Store::add_attempt(const AttemptRecord& attempt, std::optional<std::int64_t> limit) {
+  Pending mine{&attempt, limit, 0, false, {}};
   std::unique_lock lock(queue_mutex_);
   queue_.push_back(&mine);
   while (!mine.done) {
@@ -268,8 +269,18 @@ void Store::write_batch(std::vector<Pending*>& batch) {
     try {
       Statement s(db_, path_,
                   "INSERT INTO attempts (student, at, answers, score, max_score, feedback) VALUES (?, ?, ?, ?, ?, ?)");
+      Statement count(db_, path_, "SELECT count(*) FROM attempts WHERE student = ?");
       for (Pending* p : batch) {
         const AttemptRecord& a = *p->attempt;
+        if (p->limit) {
+          count.bind(1, a.student);
+          const std::int64_t stored = count.step() ? count.integer(0) : 0;
+          count.reset();
+          if (stored >= *p->limit) {
+            p->id = 0;
+            continue;
+          }
+        }
         s.bind(1, a.student).bind(2, a.at).bind(3, a.answers).bind(4, a.score).bind(5, a.max_score).bind(6, a.feedback);
         s.step();
         p->id = sqlite3_last_insert_rowid(db_);

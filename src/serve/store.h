@@ -74,8 +74,11 @@ class Store {
   std::string teacher_token_hash();
   void set_teacher_token_hash(const std::string& hash);
 
-  // Stores the attempt and returns its id once it is committed to disk.
-  std::int64_t add_attempt(const AttemptRecord& attempt);
+  // Stores the attempt and returns its id once it is committed to disk. With
+  // `limit`, an attempt of a student who has `limit` stored already is not
+  // stored, and 0 is returned: counted in the same transaction as the insert,
+  // so two checks at once cannot both be the last one allowed.
+  std::int64_t add_attempt(const AttemptRecord& attempt, std::optional<std::int64_t> limit = std::nullopt);
   // A student's attempts, oldest first (each at most `limit` bytes of
   // feedback is not cut: the rows are the class's own).
   std::vector<AttemptRecord> attempts_of(const std::string& student);

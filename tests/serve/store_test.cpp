@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include "base/error.h"
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -117,4 +118,16 @@ TEST_CASE("serve: attempts stored from many threads at once are each stored once
   for (const auto& v : ids) all.insert(v.begin(), v.end());
   CHECK(all.size() == 400);
   CHECK(store.attempt_count() == 400);
+
+  // A limit holds when many checks of one student arrive at once.
+  std::atomic<int> stored{0};
+  threads.clear();
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10; ++i)
+        stored += store.add_attempt({0, "limited", "2026-12-01T08:00:00Z", "{}", 1, 2, "{}"}, 3) != 0;
+    });
+  for (std::thread& t : threads) t.join();
+  CHECK(stored == 3);
+  CHECK(store.attempt_count_of("limited") == 3);
 }
