@@ -8,7 +8,8 @@
 // Routes (docs/serve.md): GET / (sign-in, or the student's worksheet),
 // POST /signin, /check, /settings, /signout, GET /attempt?n=ID, POST
 // /api/check, GET /teacher (?token= signs in), /teacher/summary.html,
-// /teacher/student?id=, /teacher/gradebook.csv.
+// /teacher/student?id=, /teacher/gradebook.csv, /teacher/canvas.csv,
+// /teacher/moodle.csv.
 //
 // cpp-httplib runs handlers on a pool of threads: the Store and the session
 // and rate-limit tables are each behind a lock; the Classroom is read-only.

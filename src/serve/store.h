@@ -79,8 +79,7 @@ class Store {
   // stored, and 0 is returned: counted in the same transaction as the insert,
   // so two checks at once cannot both be the last one allowed.
   std::int64_t add_attempt(const AttemptRecord& attempt, std::optional<std::int64_t> limit = std::nullopt);
-  // A student's attempts, oldest first (each at most `limit` bytes of
-  // feedback is not cut: the rows are the class's own).
+  // A student's attempts, oldest first.
   std::vector<AttemptRecord> attempts_of(const std::string& student);
   // Every attempt, oldest first.
   std::vector<AttemptRecord> all_attempts();

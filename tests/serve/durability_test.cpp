@@ -79,12 +79,16 @@ TEST_CASE("serve: every answered attempt is in the database after kill -9 of the
   {
     ServeProcess server("--db '" + db + "'", dir);
     REQUIRE(server.running());
+    std::atomic<bool> done{false};  // the phase ended: the server stopped answering on its own
     std::thread killer([&] {
-      while (answers < 600) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      while (answers < 600 && !done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       server.stop(SIGKILL);
     });
     phase(server.port());
+    done = true;
     killer.join();
+    INFO("the server's messages: " << server.err());
+    REQUIRE(answers >= 600);
   }
   const int before_restart = answers;
   CHECK(before_restart >= 600);
