@@ -24,6 +24,10 @@ const std::vector<CommandInfo>& command_table() {
       {"check", "Check your own answers before handing them in", "attnmark check s001.yaml"},
       {"autograde", "Mark one submission as the autograder of Gradescope or PrairieLearn",
        "attnmark autograde gradescope rubrics/lesson.yaml --seed 2026"},
+      {"serve", "Serve the class's self-check page and JSON API; every attempt kept in SQLite",
+       "attnmark serve rubrics/lesson.yaml --seed 2026 --roster roster.csv --db class.sqlite"},
+      {"access-codes", "Print each student's access code for a served class (CSV)",
+       "attnmark access-codes --db class.sqlite"},
   };
   return table;
 }
@@ -57,7 +61,9 @@ unsigned parse_jobs(const std::optional<std::string>& text) {
 
 int run_command(const Options& options, std::ostream& out, std::ostream& err) {
   if (options.command == "validate") return run_validate(options, out, err);
-  if (options.command == "mark") return run_mark(options, out, err);
+  if (options.command == "mark") return options.db.empty() ? run_mark(options, out, err) : run_mark_db(options, out, err);
+  if (options.command == "serve") return run_serve(options, out, err);
+  if (options.command == "access-codes") return run_access_codes(options, out, err);
   if (options.command == "check") return run_check(options, out, err);
   if (options.command == "autograde") return run_autograde(options, out, err);
   return run_generate(options, out, err);

@@ -37,6 +37,14 @@ struct Options {
   std::string assignment_id;         // mark --export canvas: Canvas's assignment id, if known
   std::string platform;              // autograde: gradescope, prairielearn or gradescope-pack
   std::string root;                  // autograde: --root (default /autograder or /grade)
+  std::string db;                    // serve, access-codes, mark, generate: --db (the class's SQLite file)
+  std::string host;                  // serve: --host (default 127.0.0.1)
+  std::optional<std::string> port;   // serve: --port (default 8080; 0 any free port)
+  std::optional<std::string> attempts;  // serve: --attempts (per student)
+  std::string close;                 // serve: --close DATE
+  std::string reveal_after;          // serve: --reveal-after DATE
+  std::string score = "best";        // serve, mark --db: best or last attempt
+  std::string url;                   // generate --db: the class page's address, printed on worksheets
 };
 
 // A subcommand's name, one-line help and an example, for main()'s table.
@@ -59,6 +67,10 @@ int run_validate(const Options& options, std::ostream& out, std::ostream& err);
 int run_mark(const Options& options, std::ostream& out, std::ostream& err);
 int run_check(const Options& options, std::ostream& out, std::ostream& err);
 int run_autograde(const Options& options, std::ostream& out, std::ostream& err);
+// serve.cpp: serve, access-codes, and mark --db.
+int run_serve(const Options& options, std::ostream& out, std::ostream& err);
+int run_access_codes(const Options& options, std::ostream& out, std::ostream& err);
+int run_mark_db(const Options& options, std::ostream& out, std::ostream& err);
 
 // Without --force, the file -o names is never replaced (checked before any
 // work, so a refused run costs nothing); a folder is never a file's name.

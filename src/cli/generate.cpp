@@ -17,6 +17,8 @@
 #include "lesson/variant.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
+#include "serve/classroom.h"
+#include "serve/store.h"
 #include "writers/answer_template.h"
 #include "writers/html_writer.h"
 #include "writers/key_json.h"
@@ -107,16 +109,34 @@ Job job_of(const Options& options) {
   return job;
 }
 
+// generate --db --url: the served class whose page and access codes the
+// worksheets print.
+struct ClassPage {
+  std::string url;
+  std::optional<Classroom> room;
+};
+
+// The sheet's document, with the class page's address and the student's
+// code on a worksheet of a served class.
+SheetDocument document(const Rubric& rubric, const Variant& variant, Sheet sheet, const ClassPage& page) {
+  SheetDocument doc = sheet_document(rubric, variant, sheet);
+  if (page.room && sheet == Sheet::worksheet) {
+    doc.check_url = page.url;
+    doc.access_code = page.room->code_of(variant.student);
+  }
+  return doc;
+}
+
 // One student's sheet in the chosen format.
 std::string render(const Job& job, const Rubric& rubric, const Variant& variant, const std::string& name,
-                   const HtmlStyle& style) {
+                   const HtmlStyle& style, const ClassPage& page) {
   const Sheet sheet = job.key ? Sheet::key : Sheet::worksheet;
   if (job.answers) return render_answer_template(rubric, variant);
-  if (job.format == "md") return render_markdown(rubric, variant, sheet);
+  if (job.format == "md") return render_markdown(document(rubric, variant, sheet, page));
   if (job.format == "json") return render_json(variant, sheet);
   if (job.format == "jsonl") return render_json_line(variant, Sheet::key);
   if (job.format == "ipynb") return render_notebook(rubric, variant, sheet);
-  const SheetDocument doc = sheet_document(rubric, variant, sheet);
+  const SheetDocument doc = document(rubric, variant, sheet, page);
   if (job.format == "html") return sheet_html(doc, name, style);
   return sheet_latex({NamedSheet{doc, name}}, style.text_size);
 }
@@ -146,7 +166,7 @@ struct StudentOutput {
   std::string line;                       // jsonl
 };
 
-int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
+int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed, const ClassPage& page,
                const HtmlStyle& style, std::ostream& out, std::ostream& err) {
   const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster,
                                                         {options.id_column, options.name_column});
@@ -240,14 +260,14 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   for_each_student(students.size(), jobs, [&](std::size_t i) {
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
-    if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style));
+    if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style, page));
     if (answer_files) put(answers_name(i), render_answer_template(rubric, variant));
-    if (keys_apart) put(key_name(i), render(key_job, rubric, variant, s.name, style));
+    if (keys_apart) put(key_name(i), render(key_job, rubric, variant, s.name, style, page));
     if (packs) {
       StudentOutput& o = outputs[i];
       for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
         if (sheet == Sheet::worksheet && job.key) continue;
-        SheetDocument doc = sheet_document(rubric, variant, sheet);
+        SheetDocument doc = document(rubric, variant, sheet, page);
         (sheet == Sheet::key ? o.key : o.worksheet) = class_page_sheet(doc, s.name, i + 1, style);
         if (job.format == "tex") (sheet == Sheet::key ? o.key_tex : o.worksheet_tex) = NamedSheet{std::move(doc), s.name};
       }
@@ -314,10 +334,24 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
     throw Error(fmt::format("--student: {} {}", quoted_printable(options.student), problem));
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
   const std::uint64_t seed = choose_seed(options, rubric, err);
-  if (!options.roster.empty()) return run_roster(options, job, rubric, seed, style, out, err);
+  ClassPage page;
+  if (!options.db.empty()) {
+    if (options.command != "generate") throw Error("--db: only generate prints the class page and access codes");
+    if (options.url.empty()) throw Error("--db: give --url too, the class page's address students open");
+    Store store(options.db, false);
+    page.room = Classroom::from_record(store.load_class());
+    if (page.room->seed() != seed || page.room->rubric().name != rubric.name)
+      throw Error(fmt::format("--db: {} serves rubric {} with seed {}; these worksheets are rubric {} with seed {}",
+                              options.db, quoted_printable(page.room->rubric().name), page.room->seed(),
+                              quoted_printable(rubric.name), seed));
+    page.url = options.url;
+  } else if (!options.url.empty()) {
+    throw Error("--url: give --db too, the served class whose access codes the worksheets print");
+  }
+  if (!options.roster.empty()) return run_roster(options, job, rubric, seed, page, style, out, err);
   const Variant variant = make_variant(rubric, seed, student);
   const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
-  emit(options, render(job, rubric, variant, std::string(), style), what, out, err);
+  emit(options, render(job, rubric, variant, std::string(), style, page), what, out, err);
   return 0;
 }
 

@@ -71,11 +71,42 @@ int run_main(int argc, char** argv) {
     sub->footer(std::string("Example: ") + info.example);
     // Numbers are taken as text and parsed strictly (CLI11 turns -1 into 2^64-1);
     // their type names say what they are.
+    if (name == "serve") {
+      sub->add_option("RUBRIC", options.rubrics, "Rubric file (YAML); stored at the first start")
+          ->type_name("FILE")
+          ->expected(0, 1);
+      sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed: (first start)")->type_name("N");
+      sub->add_option("--roster", options.roster, "Class roster (CSV): who may sign in (first start)")->type_name("CSV");
+      sub->add_option("--db", options.db, "The class's SQLite file (created at the first start)")
+          ->default_str("class.sqlite")
+          ->type_name("FILE");
+      sub->add_option("--host", options.host, "Address to listen on (default 127.0.0.1: this machine only)")
+          ->type_name("ADDRESS");
+      sub->add_option("--port", options.port, "Port (default 8080; 0: any free port)")->type_name("N");
+      sub->add_option("--attempts", options.attempts, "Attempts kept per student (default: no limit)")->type_name("N");
+      sub->add_option("--close", options.close, "After this (UTC), checks are shown but not kept")->type_name("DATE");
+      sub->add_option("--reveal-after", options.reveal_after,
+                      "With the rubric's reveal_answers: true, show answers only after this (UTC)")
+          ->type_name("DATE");
+      sub->add_option("--score", options.score, "The gradebook's attempt of each student: best or last")
+          ->default_str("best")
+          ->type_name("best|last");
+      add_page_options(sub, options);
+      continue;
+    }
+    if (name == "access-codes") {
+      sub->add_option("--db", options.db, "The class's SQLite file")->required()->type_name("FILE");
+      continue;
+    }
     if (name == "mark") {
-      sub->add_option("RUBRIC", mark_rubric, "Rubric file (YAML)")->required()->type_name("FILE");
+      sub->add_option("RUBRIC", mark_rubric, "Rubric file (YAML)")->type_name("FILE");
       sub->add_option("INPUT", options.inputs, "Answer files (YAML/JSON), folders of them, or CSV sheets")
-          ->required()
           ->type_name("PATH");
+      sub->add_option("--db", options.db, "Mark a served class's attempts instead (no RUBRIC or INPUT)")
+          ->type_name("FILE");
+      sub->add_option("--score", options.score, "With --db: each student's best or last attempt")
+          ->default_str("best")
+          ->type_name("best|last");
       sub->add_option("--seed", options.seed, "Seed; default: the rubric's seed:, else each file's own")->type_name("N");
       sub->add_option("-o,--out", options.out_dir, "Folder for the gradebook and reports")->required()->type_name("DIR");
       sub->add_flag("--force", options.force, "Replace the reports of an earlier run");
@@ -145,6 +176,12 @@ int run_main(int argc, char** argv) {
     sub->add_option("--jobs", options.jobs, "Threads for a roster (default: all cores)")->type_name("N");
     add_column_options(sub, options, "the roster");
     if (name != "template") add_page_options(sub, options);
+    if (name == "generate") {
+      sub->add_option("--db", options.db, "A served class (attnmark serve): print each student's access code")
+          ->type_name("FILE");
+      sub->add_option("--url", options.url, "With --db: the class page's address, printed beside the code")
+          ->type_name("URL");
+    }
   }
   try {
     app.parse(argc, argv);
@@ -152,6 +189,18 @@ int run_main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   for (CLI::App* sub : app.get_subcommands()) options.command = sub->get_name();
+  if (options.command == "serve" && options.db.empty()) options.db = "class.sqlite";
+  if (options.command == "mark" && options.db.empty()) {
+    // RUBRIC and INPUT are required unless --db names a served class.
+    if (mark_rubric.empty()) {
+      std::cerr << "attnmark: mark: RUBRIC is required; see attnmark mark --help\n";
+      return 2;
+    }
+    if (options.inputs.empty()) {
+      std::cerr << "attnmark: mark: INPUT is required; see attnmark mark --help\n";
+      return 2;
+    }
+  }
   if (!mark_rubric.empty()) options.rubrics.push_back(mark_rubric);
   return attnmark::run_command(options, std::cout, std::cerr);
 }

@@ -233,9 +233,9 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, b
   return out;
 }
 
-std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool reveal, const HtmlStyle& style) {
+std::string feedback_article(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
   const std::string& title = display_title(rubric);
-  std::string out = "<main>\n<p class=\"kind muted\"><b>FEEDBACK</b></p>\n";
+  std::string out = "<p class=\"kind muted\"><b>FEEDBACK</b></p>\n";
   out += fmt::format("<h1>{}</h1>\n", html_escape(title));
   out += "<div class=\"panel\">\n";
   out += fmt::format("<p><b>Student:</b> {} · <b>Variant:</b> {} · <b>Status:</b> <span{}>{}</span></p>\n",
@@ -246,7 +246,7 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
     out += fmt::format("<p class=\"score-big\">Score: {} / {}</p>\n", score_text(g.marked->score),
                        score_text(g.marked->max_score));
   out += "</div>\n";
-  if (!g.marked) return html_page("Feedback: " + title, style, report_css(), out + "</main>\n");
+  if (!g.marked) return out;
 
   out += "<p class=\"legend muted\">" + verdict_legend(LegendStyle::explained) + "</p>\n";
   for (const QuestionResult& q : g.marked->questions) {
@@ -328,7 +328,12 @@ std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool 
     for (const std::string& n : shown_notes(g.marked->notes)) out += "<li>" + html_escape(n) + "</li>\n";
     out += "</ul>\n";
   }
-  return html_page("Feedback: " + title, style, report_css(), out + "</main>\n");
+  return out;
+}
+
+std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool reveal, const HtmlStyle& style) {
+  return html_page("Feedback: " + display_title(rubric), style, report_css(),
+                   "<main>\n" + feedback_article(rubric, g, reveal) + "</main>\n");
 }
 
 std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool reveal) {

@@ -25,6 +25,11 @@ std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& grad
 // feedback/<student>.html: a page that prints, in the chosen theme.
 std::string feedback_html(const Rubric& rubric, const GradedSubmission& graded, bool reveal, const HtmlStyle& style);
 
+// The body of feedback_html, without <main> or page: for a page that shows
+// the feedback among other things (attnmark serve's student page). Styled
+// by report_css().
+std::string feedback_article(const Rubric& rubric, const GradedSubmission& graded, bool reveal);
+
 // The self-check table for a terminal.
 std::string check_table(const Rubric& rubric, const GradedSubmission& graded, bool reveal);
 

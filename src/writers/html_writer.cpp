@@ -9,20 +9,42 @@
 namespace attnmark {
 namespace {
 
-std::string inline_html(const Inline& text) {
+// Where a block's answer cells are in a form: the sheet form, and the
+// question and part whose fields they are. Null where the sheet is for print.
+struct FormPlace {
+  const SheetForm* form = nullptr;
+  std::string question, part;
+};
+
+// One answer cell as an input, its value as last sent and its mark beside it.
+std::string input_html(const FormPlace& place, std::size_t row, std::size_t column) {
+  const std::string name = answer_field_name(place.question, place.part, row, column);
+  std::string out = "<input type=\"text\" class=\"cell\" name=\"" + html_escape(name) + "\" aria-label=\"" +
+                    html_escape(name) + "\" autocomplete=\"off\" size=\"7\"";
+  if (const auto v = place.form->values.find(name); v != place.form->values.end())
+    out += " value=\"" + html_escape(v->second) + "\"";
+  out += ">";
+  if (const auto m = place.form->marks.find(name); m != place.form->marks.end()) out += m->second;
+  return out;
+}
+
+std::string inline_html(const Inline& text, const FormPlace& place = {}) {
   std::string out;
   for (const Span& s : text) {
     switch (s.style) {
       case Span::Style::plain: out += html_escape(s.text); break;
       case Span::Style::strong: out += "<strong>" + html_escape(s.text) + "</strong>"; break;
       case Span::Style::code: out += "<code>" + html_escape(s.text) + "</code>"; break;
-      case Span::Style::blank: out += "<span class=\"blank\" aria-label=\"write your answer here\"></span>"; break;
+      case Span::Style::blank:
+        out += place.form && s.answer ? input_html(place, 0, 0)
+                                      : "<span class=\"blank\" aria-label=\"write your answer here\"></span>";
+        break;
     }
   }
   return out;
 }
 
-std::string table_html(const SheetTable& t) {
+std::string table_html(const SheetTable& t, const FormPlace& place) {
   std::string out = "<table>\n<colgroup><col class=\"lab\">";
   for (std::size_t i = 1; i < t.header.size(); ++i) out += "<col>";
   out += "</colgroup>\n<thead><tr>";
@@ -38,7 +60,15 @@ std::string table_html(const SheetTable& t) {
       }
       switch (c.kind) {
         case SheetCell::Kind::given: out += "<td>" + inline_html(c.text) + "</td>"; break;
-        case SheetCell::Kind::write_in: out += "<td class=\"write\"></td>"; break;
+        case SheetCell::Kind::write_in:
+          if (place.form && !c.answers.empty()) {
+            out += "<td class=\"write form\">";
+            for (const SheetCell::Address& a : c.answers) out += input_html(place, a.row, a.column);
+            out += "</td>";
+          } else {
+            out += "<td class=\"write\"></td>";
+          }
+          break;
         case SheetCell::Kind::answer: out += "<td class=\"answer\">" + inline_html(c.text) + "</td>"; break;
         case SheetCell::Kind::none: out += "<td class=\"none\"></td>"; break;
       }
@@ -48,9 +78,10 @@ std::string table_html(const SheetTable& t) {
   return out + "</tbody>\n</table>\n";
 }
 
-std::string blocks_html(const std::vector<SheetBlock>& blocks) {
+std::string blocks_html(const std::vector<SheetBlock>& blocks, const FormPlace& place = {}) {
   std::string out;
-  for (const SheetBlock& b : blocks) out += b.is_table ? table_html(b.table) : "<p>" + inline_html(b.text) + "</p>\n";
+  for (const SheetBlock& b : blocks)
+    out += b.is_table ? table_html(b.table, place) : "<p>" + inline_html(b.text, place) + "</p>\n";
   return out;
 }
 
@@ -64,7 +95,42 @@ std::string footer_text(const SheetDocument& doc) {
                      generator_version);
 }
 
+// The questions of a sheet; with a form, each answer cell is an input.
+std::string questions_html(const SheetDocument& doc, const SheetForm* form) {
+  const bool key = doc.sheet == Sheet::key;
+  std::string out;
+  for (const QuestionSection& q : doc.questions) {
+    out += "<section class=\"question\">\n";
+    out += fmt::format("<h2><span>Question {}: {}</span><span class=\"marks\">{} · {}</span></h2>\n",
+                       q.number, html_escape(q.title), html_escape(q.id), marks_of(q.marks));
+    out += "<div class=\"givens\">\n";
+    if (!q.prompt.empty()) out += "<p class=\"prompt\">" + html_escape(q.prompt) + "</p>\n";
+    out += blocks_html(q.givens) + "</div>\n";
+    for (const PartSection& p : q.parts) {
+      out += "<section class=\"part\">\n";
+      out += fmt::format("<h3><span>{}</span><span class=\"marks\">{}{}</span></h3>\n", html_escape(p.title),
+                         html_escape(p.marks), p.precision.empty() ? "" : " · give " + html_escape(p.precision));
+      out += blocks_html(p.blocks, FormPlace{form, q.id, part_name(p.part)}) + "</section>\n";
+    }
+    if (!key && !form) out += "<div class=\"working\"><span>Working</span></div>\n";
+    out += "</section>\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string answer_field_name(std::string_view question, std::string_view part, std::size_t row, std::size_t column) {
+  return fmt::format("{}.{}.{}.{}", question, part, row + 1, column + 1);
+}
+
+std::string sheet_form_questions(const SheetDocument& doc, const SheetForm& form) { return questions_html(doc, &form); }
+
+std::string sheet_form_css() {
+  return "td.write.form{height:auto}\n"
+         "input.cell{font:inherit;width:6em;max-width:100%;padding:.15em .3em;margin:.1em .2em .1em 0;"
+         "border:var(--line) solid var(--rule);background:var(--page);color:var(--text)}\n";
+}
 
 // In print the sheet is packed (issue 13, "paper is not wasted"): the lesson
 // on at most 3 pages and a one-question sheet on one, on A4 and Letter at the
@@ -148,27 +214,15 @@ std::string sheet_article(const SheetDocument& doc, std::string_view name) {
   out += "</div>\n";
   out += fmt::format("<p class=\"meta muted\">Variant {} · Seed {} · Rubric {} · {}</p>\n", html_escape(doc.variant),
                      doc.seed, html_escape(doc.rubric), generator_version);
+  if (!doc.check_url.empty())
+    out += fmt::format("<p class=\"meta\">Check your answers at <b>{}</b> with your access code <b>{}</b></p>\n",
+                       html_escape(doc.check_url), html_escape(doc.access_code));
   out += "</header>\n";
   out += key ? "<p class=\"intro\">Every worked step, rounded as the student is asked to round. Answers within "
                "rounding of these, or right for the student's own earlier answers, earn the marks.</p>\n"
              : "<p class=\"intro\">Fill in the empty boxes. Give each answer to the decimal places asked, and use "
                "the Working box for anything else you write down.</p>\n";
-  for (const QuestionSection& q : doc.questions) {
-    out += "<section class=\"question\">\n";
-    out += fmt::format("<h2><span>Question {}: {}</span><span class=\"marks\">{} · {}</span></h2>\n",
-                       q.number, html_escape(q.title), html_escape(q.id), marks_of(q.marks));
-    out += "<div class=\"givens\">\n";
-    if (!q.prompt.empty()) out += "<p class=\"prompt\">" + html_escape(q.prompt) + "</p>\n";
-    out += blocks_html(q.givens) + "</div>\n";
-    for (const PartSection& p : q.parts) {
-      out += "<section class=\"part\">\n";
-      out += fmt::format("<h3><span>{}</span><span class=\"marks\">{}{}</span></h3>\n", html_escape(p.title),
-                         html_escape(p.marks), p.precision.empty() ? "" : " · give " + html_escape(p.precision));
-      out += blocks_html(p.blocks) + "</section>\n";
-    }
-    if (!key) out += "<div class=\"working\"><span>Working</span></div>\n";
-    out += "</section>\n";
-  }
+  out += questions_html(doc, nullptr);
   out += "<footer class=\"sheet-foot muted screen-only\">" + html_escape(footer_text(doc)) + "</footer>\n";
   return out + "</article>\n";
 }

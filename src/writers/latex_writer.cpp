@@ -115,6 +115,9 @@ std::string sheet_tex(const SheetDocument& doc, std::string_view name) {
   out += "\\end{tabularx}\n\n";
   out += fmt::format("{{\\small Variant {} \\ensuremath{{\\cdot}} Seed {} \\ensuremath{{\\cdot}} Rubric {} \\ensuremath{{\\cdot}} {}}}\n\n",
                      doc.variant, doc.seed, latex_escape(doc.rubric), generator_version);
+  if (!doc.check_url.empty())
+    out += fmt::format("{{\\small Check your answers at \\textbf{{{}}} with your access code \\textbf{{{}}}}}\n\n",
+                       breakable(doc.check_url), latex_escape(doc.access_code));
   out += key ? "Every worked step, rounded as the student is asked to round.\n\n"
              : "Fill in the empty boxes. Give each answer to the decimal places asked, and use the Working box for "
                "anything else you write down.\n\n";

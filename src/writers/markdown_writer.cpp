@@ -73,6 +73,9 @@ std::string render_markdown(const SheetDocument& doc) {
   std::string out = fmt::format("# {}: {}\n\n", doc.title, doc.sheet == Sheet::key ? "answer key" : "worksheet");
   out += fmt::format("Student: {} · Variant: {} · Seed: {} · Rubric: {} · {}\n\n",
                      doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant, doc.seed, doc.rubric, generator_version);
+  if (!doc.check_url.empty())
+    out += fmt::format("Check your answers at {} with your access code **{}**.\n\n", markdown_text(doc.check_url),
+                       markdown_text(doc.access_code));
   if (doc.sheet == Sheet::worksheet)
     out += "Give each answer to the decimal places asked. Fill in the blank cells, or the answer file "
            "from `attnmark template`.\n\n";

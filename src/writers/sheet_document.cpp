@@ -14,9 +14,9 @@ Span plain(std::string text) { return Span{Span::Style::plain, std::move(text)};
 Span strong(std::string text) { return Span{Span::Style::strong, std::move(text)}; }
 Span code(std::string text) { return Span{Span::Style::code, std::move(text)}; }
 
-SheetCell given_cell(std::string text) { return SheetCell{Kind::given, {plain(std::move(text))}}; }
-SheetCell label_cell(std::string text) { return SheetCell{Kind::given, {strong(std::move(text))}}; }
-SheetCell none_cell() { return SheetCell{Kind::none, {}}; }
+SheetCell given_cell(std::string text) { return SheetCell{Kind::given, {plain(std::move(text))}, {}}; }
+SheetCell label_cell(std::string text) { return SheetCell{Kind::given, {strong(std::move(text))}, {}}; }
+SheetCell none_cell() { return SheetCell{Kind::none, {}, {}}; }
 
 SheetBlock paragraph(Inline text) { return SheetBlock{false, std::move(text), {}}; }
 SheetBlock table_block(SheetTable table) { return SheetBlock{true, {}, std::move(table)}; }
@@ -102,8 +102,15 @@ class QuestionBuilder {
 
   // A cell the student fills in: blank on the worksheet, the working on the key.
   SheetCell fill(std::string text, bool bold = false) const {
-    if (!key_) return SheetCell{Kind::write_in, {}};
-    return SheetCell{Kind::answer, {bold ? strong(std::move(text)) : plain(std::move(text))}};
+    if (!key_) return SheetCell{Kind::write_in, {}, {}};
+    return SheetCell{Kind::answer, {bold ? strong(std::move(text)) : plain(std::move(text))}, {}};
+  }
+  // A filled cell that is marked: answer cell (row, column) of its part, or
+  // `count` of them along the row (an output vector in one cell).
+  SheetCell marked(std::string text, std::size_t row, std::size_t column, std::size_t count = 1, bool bold = false) const {
+    SheetCell cell = fill(std::move(text), bold);
+    for (std::size_t i = 0; i < count; ++i) cell.answers.push_back({row, column + i});
+    return cell;
   }
 
   std::vector<SheetBlock>& blocks() { return out_.parts.empty() ? out_.givens : out_.parts.back().blocks; }
@@ -192,7 +199,7 @@ class QuestionBuilder {
       for (std::size_t j = 0; j < w[0].size(); ++j) {
         Vector column;
         for (const Vector& wr : w) column.push_back(wr[j]);
-        cells.push_back(fill(dot_steps(q_.embeddings[token], column) + " = " + format_fixed(row[j], decimals)));
+        cells.push_back(marked(dot_steps(q_.embeddings[token], column) + " = " + format_fixed(row[j], decimals), r, j));
       }
       t.rows.push_back(std::move(cells));
     }
@@ -217,7 +224,7 @@ class QuestionBuilder {
     for (std::size_t j = 0; j < q_.tokens.size(); ++j)
       t.rows.push_back({given_cell(q_.tokens[j]),
                         spec_.projections ? fill(rounded_vector(q_.keys[j], spec_.decimals(Part::keys))) : given_cell(vector_text(q_.keys[j])),
-                        fill(score_steps(0, j, decimals)), fill(score_text(0, j))});
+                        fill(score_steps(0, j, decimals)), marked(score_text(0, j), 0, j)});
     add_table(std::move(t));
   }
 
@@ -228,7 +235,7 @@ class QuestionBuilder {
     for (const std::string& w : q_.tokens) t.header.push_back(w);
     for (std::size_t r = 0; r < q_.tokens.size(); ++r) {
       std::vector<SheetCell> cells{given_cell(q_.tokens[r])};
-      for (std::size_t j = 0; j < q_.tokens.size(); ++j) cells.push_back(fill(score_steps(r, j, decimals)));
+      for (std::size_t j = 0; j < q_.tokens.size(); ++j) cells.push_back(marked(score_steps(r, j, decimals), r, j));
       t.rows.push_back(std::move(cells));
     }
     add_table(std::move(t));
@@ -249,7 +256,7 @@ class QuestionBuilder {
     SheetTable t{{"Token", "Score", "e^score", "Weight"}, {}};
     for (std::size_t j = 0; j < q_.tokens.size(); ++j)
       t.rows.push_back({given_cell(q_.tokens[j]), fill(score_text(0, j)), fill(power_text(0, j)),
-                        fill(format_fixed(q_.weights[0][j], decimals))});
+                        marked(format_fixed(q_.weights[0][j], decimals), 0, j)});
     t.rows.push_back({label_cell("Total"), none_cell(), fill(format_fixed(power_total(0), 2)), given_cell(format_fixed(1, decimals))});
     add_table(std::move(t));
   }
@@ -273,7 +280,7 @@ class QuestionBuilder {
     t.header.push_back("Total");
     for (std::size_t r = 0; r < q_.tokens.size(); ++r) {
       std::vector<SheetCell> cells{given_cell(q_.tokens[r])};
-      for (std::size_t j = 0; j < q_.tokens.size(); ++j) cells.push_back(fill(format_fixed(q_.weights[r][j], decimals)));
+      for (std::size_t j = 0; j < q_.tokens.size(); ++j) cells.push_back(marked(format_fixed(q_.weights[r][j], decimals), r, j));
       cells.push_back(given_cell(format_fixed(1, decimals)));
       t.rows.push_back(std::move(cells));
     }
@@ -295,7 +302,8 @@ class QuestionBuilder {
       t.rows.push_back({given_cell(q_.tokens[j]), fill(format_fixed(q_.weights[0][j], wd)), value_cell(j),
                         fill(rounded_vector(product, decimals))});
     }
-    t.rows.push_back({label_cell("Output"), none_cell(), none_cell(), fill(rounded_vector(q_.output[0], decimals), true)});
+    t.rows.push_back({label_cell("Output"), none_cell(), none_cell(),
+                      marked(rounded_vector(q_.output[0], decimals), 0, 0, static_cast<std::size_t>(spec_.d_v), true)});
     add_table(std::move(t));
     if (key_) add_paragraph({plain(fmt::format("Unrounded output: {}.", rounded_vector(q_.output[0], 6)))});
   }
@@ -313,7 +321,7 @@ class QuestionBuilder {
           if (masked(r, j)) continue;
           steps += (steps.empty() ? "" : " + ") + format_fixed(q_.weights[r][j], wd) + "×" + factor(q_.values[j][c]);
         }
-        cells.push_back(fill(steps + " ≈ " + format_fixed(q_.output[r][c], decimals)));
+        cells.push_back(marked(steps + " ≈ " + format_fixed(q_.output[r][c], decimals), r, c));
       }
       t.rows.push_back(std::move(cells));
     }
@@ -328,7 +336,7 @@ class QuestionBuilder {
         text.push_back(strong(q_.tokens[q_.most_attended[0]]));
         text.push_back(plain(fmt::format(" (weight {})", format_fixed(q_.weights[0][q_.most_attended[0]], wd))));
       } else {
-        text.push_back(Span{Span::Style::blank, {}});
+        text.push_back(Span{Span::Style::blank, {}, true});
       }
       add_paragraph(std::move(text));
       return;
@@ -336,8 +344,9 @@ class QuestionBuilder {
     add_paragraph({plain("For each token, which token gets the most weight in its row?")});
     SheetTable t{{"Token", "Most attended"}, {}};
     for (std::size_t r = 0; r < q_.tokens.size(); ++r)
-      t.rows.push_back({given_cell(q_.tokens[r]), fill(fmt::format("{} ({})", q_.tokens[q_.most_attended[r]],
-                                                                   format_fixed(q_.weights[r][q_.most_attended[r]], wd)))});
+      t.rows.push_back({given_cell(q_.tokens[r]), marked(fmt::format("{} ({})", q_.tokens[q_.most_attended[r]],
+                                                                     format_fixed(q_.weights[r][q_.most_attended[r]], wd)),
+                                                         0, r)});
     add_table(std::move(t));
   }
 

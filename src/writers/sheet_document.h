@@ -30,6 +30,9 @@ struct Span {
   };
   Style style = Style::plain;
   std::string text;
+  // For a blank that is marked (the one-token most-attended answer): its
+  // answer cell, row 0, column 0 of the part.
+  bool answer = false;
 };
 using Inline = std::vector<Span>;
 
@@ -43,6 +46,14 @@ struct SheetCell {
   };
   Kind kind = Kind::given;
   Inline text;
+  // For a write_in or answer cell that is marked: the answer cells it holds,
+  // as (row, column) of its part's answers (0-based, as PartAnswer::rows); an
+  // output vector written in one cell holds several. Empty for working
+  // (products, e^score) that is not marked.
+  struct Address {
+    std::size_t row = 0, column = 0;
+  };
+  std::vector<Address> answers;
 };
 
 // A table with a header row; the first column labels the rows.
@@ -88,6 +99,10 @@ struct SheetDocument {
   std::uint64_t seed = 0;
   double max_score = 0;
   std::vector<QuestionSection> questions;
+  // A served class (attnmark serve): the page where the student checks their
+  // answers, and their access code; both empty otherwise. The writers print
+  // them on a worksheet's head.
+  std::string check_url, access_code;
 };
 
 // The content of one student's worksheet or key.

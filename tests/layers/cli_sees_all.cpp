@@ -5,4 +5,5 @@
 #include "readers/csv.h"
 #include "writers/theme.h"
 #include "marking/mark_class.h"
+#include "serve/store.h"
 #include "cli/commands.h"

@@ -1,0 +1,70 @@
+// serve/server.h: attnmark serve's HTTP server (cpp-httplib): the students'
+// page, the JSON API and the teacher's page, over one Store.
+//
+//   Server server(store, room, settings, teacher_token);
+//   int port = server.bind();   // 0 in settings: any free port
+//   server.run();               // until stop(), from another thread or a signal watcher
+//
+// Routes (docs/serve.md): GET / (sign-in, or the student's worksheet),
+// POST /signin, /check, /settings, /signout, GET /attempt?n=ID, POST
+// /api/check, GET /teacher (?token= signs in), /teacher/summary.html,
+// /teacher/student?id=, /teacher/gradebook.csv, /teacher/canvas.csv,
+// /teacher/moodle.csv.
+//
+// cpp-httplib runs handlers on a pool of threads: the Store and the session
+// and rate-limit tables are each behind a lock; the Classroom is read-only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "serve/classroom.h"
+#include "serve/store.h"
+#include "writers/theme.h"
+
+namespace attnmark {
+
+struct ServeSettings {
+  std::string host = "127.0.0.1";
+  int port = 8080;                            // 0: any free port (bind() says which)
+  std::optional<std::int64_t> attempts;       // --attempts: stored attempts per student
+  std::optional<std::int64_t> close_at;       // --close, Unix seconds: later checks are answered, not stored
+  std::optional<std::int64_t> reveal_after;   // --reveal-after, Unix seconds (with the rubric's reveal_answers)
+  ScoreRule score = ScoreRule::best;          // --score
+  HtmlStyle style;                            // the page's theme and text size until a student chooses
+  int failures_per_id = 10;                   // failed sign-ins allowed per student id per window
+  int failures_per_address = 50;              // ... and per client address
+  int failure_window_seconds = 15 * 60;
+  std::size_t max_body_bytes = 64 * 1024;     // larger requests are refused with 413
+  std::size_t workers = 256;                  // threads serving connections (each open connection holds one)
+};
+
+// The seconds since 1970 of a date given as YYYY-MM-DD (midnight UTC) or
+// YYYY-MM-DDTHH:MM[:SS][Z] (UTC). Throws Error ("--close: expected a date
+// like 2026-12-24 or 2026-12-24T17:00Z; got 'x'").
+std::int64_t parse_date(const std::string& option, const std::string& text);
+
+class Server {
+ public:
+  // `teacher_token` is the token that opens /teacher (its hash is in the store).
+  Server(Store& store, const Classroom& room, ServeSettings settings, std::string teacher_token);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the address; returns the port. Throws Error when it cannot.
+  int bind();
+  // Serves until stop(). REQUIRES: bind() succeeded.
+  void run();
+  // Stops run() (from any thread).
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnmark

@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""attnmark serve in a real browser: headless Chromium driven by Selenium
+(Debian's python3-selenium and chromium-driver).
+
+A student signs in, fills the lesson worksheet with the hard-attention
+mistake (weights 1, 0, 0), sees it named, corrects it and gets full marks;
+the teacher signs in with the printed address, downloads gradebook.csv and
+finds the attempt.
+
+    serve_browser.py ATTNMARK_BINARY SOURCE_DIR SCRATCH_DIR
+
+Exit status 0 when all is as expected; 77 (skipped) when Selenium or the
+driver is missing and CI is not set.
+"""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+binary, source, scratch = sys.argv[1], sys.argv[2], sys.argv[3]
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    print("python3-selenium is missing: run scripts/setup --print", file=sys.stderr)
+    sys.exit(1 if os.environ.get("CI") else 77)
+driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not os.path.exists(driver_path):
+    print("chromium-driver is missing: run scripts/setup --print", file=sys.stderr)
+    sys.exit(1 if os.environ.get("CI") else 77)
+
+work = tempfile.mkdtemp(prefix="serve-browser-", dir=scratch)
+roster = os.path.join(work, "roster.csv")
+with open(roster, "w") as f:
+    f.write("student,name\ns001,Ada Lovelace\ns002,Alan Turing\n")
+db = os.path.join(work, "class.sqlite")
+out = open(os.path.join(work, "serve.out"), "w+")
+server = subprocess.Popen([binary, "serve", "rubrics/lesson.yaml", "--seed", "2026", "--roster", roster, "--db", db,
+                           "--port", "0"], cwd=source, stdout=out, stderr=subprocess.STDOUT)
+driver = None
+
+
+def fail(message):
+    print("FAILED: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+try:
+    students_url = teacher_url = None
+    for _ in range(200):
+        out.seek(0)
+        text = out.read()
+        m = re.search(r"students: (http://\S+/)\n\s+teacher:\s+(http://\S+)\n", text)
+        if m:
+            students_url, teacher_url = m.group(1), m.group(2)
+            break
+        if server.poll() is not None:
+            fail("attnmark serve ended: " + text)
+        time.sleep(0.05)
+    if not students_url:
+        fail("attnmark serve printed no addresses")
+    codes = subprocess.run([binary, "access-codes", "--db", db], capture_output=True, text=True, check=True).stdout
+    code = next(row[1] for row in csv.reader(io.StringIO(codes)) if row and row[0] == "s001")
+    key = json.loads(subprocess.run([binary, "key", "rubrics/lesson.yaml", "--student", "s001", "--seed", "2026",
+                                     "--format", "json"], cwd=source, capture_output=True, text=True,
+                                    check=True).stdout)
+
+    # The answers as a careful student types them: rounded as each part asks.
+    fields = {}
+    for q in key["questions"]:
+        decimals = {a["part"]: a.get("decimals") for a in q["ask"]}
+        for part, value in q["answers"].items():
+            rows = value if isinstance(value, list) and value and isinstance(value[0], list) else [value]
+            for r, row in enumerate(rows):
+                cells = row if isinstance(row, list) else [row]
+                for c, cell in enumerate(cells):
+                    text = cell if isinstance(cell, str) else f"{cell:.{decimals[part] or 0}f}"
+                    fields[f"{q['id']}.{part}.{r + 1}.{c + 1}"] = text
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--user-data-dir=" + os.path.join(work, "profile")]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(60)
+
+    driver.get(students_url)
+    driver.find_element(By.NAME, "student").send_keys("s001")
+    driver.find_element(By.NAME, "code").send_keys(code)
+    button = driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button")
+    button.click()
+    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
+    if "Signed in as" not in driver.page_source:
+        fail("sign-in did not reach the worksheet")
+
+    def fill(values):
+        for name, text in values.items():
+            box = driver.find_element(By.NAME, name)
+            box.clear()
+            box.send_keys(text)
+        button = driver.find_element(By.ID, "check")
+        button.click()
+        # A click returns before the next page is in: wait for this one to go.
+        WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".score-big"))
+
+    mistaken = dict(fields)
+    mistaken.update({"q1.weights.1.1": "1", "q1.weights.1.2": "0", "q1.weights.1.3": "0"})
+    fill(mistaken)
+    page = driver.page_source
+    if "Attention takes a share of every token" not in page or "Mistake:" not in page:
+        fail("the hard-attention mistake was not named")
+    if "Score: 14 / 16" not in page:
+        fail("expected 14 / 16 with the mistake; page: " + driver.find_element(By.CSS_SELECTOR, ".score-big").text)
+    # The answers stay in their boxes after the check.
+    if driver.find_element(By.NAME, "q1.weights.1.1").get_attribute("value") != "1":
+        fail("the answers were not kept")
+
+    fill({k: fields[k] for k in ("q1.weights.1.1", "q1.weights.1.2", "q1.weights.1.3")})
+    if "Score: 16 / 16" not in driver.page_source:
+        fail("the corrected worksheet did not get full marks")
+
+    # The teacher: the printed address, then the gradebook downloaded.
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    driver.get(teacher_url)
+    WebDriverWait(driver, 60).until(lambda d: "attempts by" in d.page_source)
+    if "2 attempts by 1 of 2 students" not in driver.page_source:
+        fail("the teacher's page does not show the attempts")
+    driver.find_element(By.LINK_TEXT, "gradebook.csv").click()
+    path = os.path.join(downloads, "gradebook.csv")
+    for _ in range(200):
+        if os.path.exists(path):
+            break
+        time.sleep(0.05)
+    if not os.path.exists(path):
+        fail("gradebook.csv was not downloaded")
+    rows = list(csv.reader(open(path, newline="", encoding="utf-8")))
+    s001 = next(r for r in rows if r and r[0] == "s001")
+    if s001[3] != "graded" or s001[4] != "16":
+        fail("gradebook row for s001: " + ",".join(s001))
+    print("serve in Chromium: signed in, hard-attention named, corrected to 16 / 16, gradebook downloaded")
+finally:
+    if driver:
+        driver.quit()
+    server.terminate()
+    server.wait(timeout=30)

@@ -1,0 +1,499 @@
+// attnmark serve over loopback HTTP: the binary runs as its own process
+// (support/serve_support.h) and cpp-httplib's client talks to it, as a
+// student's browser or notebook would.
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include "lesson/self_test.h"
+#include "support/serve_support.h"
+
+namespace fs = std::filesystem;
+using attnmark::read_file;
+
+namespace {
+
+// A fresh folder for one test case's class.
+fs::path class_dir(const std::string& name) {
+  const fs::path dir = scratch() / ("serve-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The seed of the served test classes: digits unlikely to occur by chance in a page.
+const std::string seed = "987654321";
+
+std::string serve_args(const fs::path& dir, const std::string& roster, const std::string& more = "",
+                       const std::string& rubric = "rubrics/lesson.yaml") {
+  return rubric + " --seed " + seed + " --roster '" + roster + "' --db '" + (dir / "class.sqlite").string() + "' " + more;
+}
+
+std::string check_body(const std::string& student, const std::string& code, const std::string& answers) {
+  return "{\"student\":" + nlohmann::json(student).dump() + ",\"code\":" + nlohmann::json(code).dump() +
+         ",\"answers\":" + answers + "}";
+}
+
+// The lesson's q1 with the hard-attention mistake in its weights.
+const std::string hard_attention = R"({"q1":{"scores":[2,0,1],"weights":["1","0","0"]}})";
+
+// The key's numbers for `student` that a page could only show by giving the
+// answer away: every reference cell with a decimal point and 4 or more characters.
+std::vector<std::string> reference_numbers(const std::string& student) {
+  const attnmark::Rubric rubric = shipped("lesson");
+  const attnmark::Variant v = attnmark::make_variant(rubric, std::stoull(seed), student);
+  std::vector<std::string> out;
+  for (const auto& [q, parts] : attnmark::key_answers(v).answers)
+    for (const auto& [p, answer] : parts)
+      for (const auto& row : answer.rows)
+        for (const std::string& cell : row)
+          if (cell.find('.') != std::string::npos && cell.size() >= 4) out.push_back(cell);
+  return out;
+}
+
+std::string meta_value(const fs::path& db, const std::string& key) {
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(handle, "SELECT value FROM meta WHERE key = ?", -1, &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+  std::string value;
+  if (sqlite3_step(stmt) == SQLITE_ROW) value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+  sqlite3_finalize(stmt);
+  sqlite3_close(handle);
+  return value;
+}
+
+// A signed-in browser: its cookie jar is the one session cookie.
+struct Browser {
+  httplib::Client client;
+  std::string cookie;
+  explicit Browser(const ServeProcess& server) : client(server.client()) {}
+
+  httplib::Headers headers() const {
+    return cookie.empty() ? httplib::Headers{} : httplib::Headers{{"Cookie", cookie}};
+  }
+  void keep_cookie(const httplib::Result& r) {
+    if (!r) return;
+    const std::string set = r->get_header_value("Set-Cookie");
+    if (set.starts_with("attnmark_session=")) cookie = set.substr(0, set.find(';'));
+  }
+  httplib::Result get(const std::string& path) {
+    auto r = client.Get(path.c_str(), headers());
+    keep_cookie(r);
+    return r;
+  }
+  httplib::Result post(const std::string& path, const httplib::Params& params) {
+    auto r = client.Post(path.c_str(), headers(), params);
+    keep_cookie(r);
+    return r;
+  }
+  // The CSRF token of the last page's forms.
+  static std::string csrf(const std::string& page) {
+    const std::string marker = "name=\"csrf\" value=\"";
+    const std::size_t at = page.find(marker);
+    return at == std::string::npos ? std::string() : page.substr(at + marker.size(), 64);
+  }
+  // Signs in; returns the status of the sign-in.
+  int sign_in(const std::string& student, const std::string& code) {
+    const auto page = get("/");
+    REQUIRE(page);
+    const auto r = post("/signin", {{"csrf", csrf(page->body)}, {"student", student}, {"code", code}});
+    REQUIRE(r);
+    return r->status;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("serve: POST /api/check answers with the feedback mark writes and stores the attempt", "[serve]") {
+  const fs::path dir = class_dir("api");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 3)), dir);
+  REQUIRE(server.running());
+  CHECK(server.out().find("  students: http://127.0.0.1:") != std::string::npos);
+  const std::string code = code_of(db, "s001");
+  REQUIRE(code.size() == 11);
+  auto client = server.client();
+  const auto r = client.Post("/api/check", check_body("s001", code, hard_attention), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->get_header_value("Content-Type") == "application/json");
+  CHECK(r->get_header_value("X-Attnmark-Attempt") == "1");
+  const nlohmann::json feedback = nlohmann::json::parse(r->body);
+  CHECK(feedback["student"] == "s001");
+  CHECK(feedback["questions"][0]["parts"]["weights"]["diagnoses"] == nlohmann::json::array({"hard-attention"}));
+  CHECK(feedback["score"] == 1);
+
+  // mark --db writes the same bytes as the student was answered with.
+  const Run m = run_cli("mark --db '" + db + "' --out '" + (dir / "out").string() + "'");
+  CHECK(m.status == 1);  // two students have no attempt
+  CHECK(read_file((dir / "out/feedback/s001.json").string(), 1 << 20) == r->body);
+  const auto rows = parse_csv(read_file((dir / "out/gradebook.csv").string(), 1 << 20));
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1][0] == "s001");
+  CHECK(rows[1][3] == "graded");
+  CHECK(rows[1][4] == "1");
+  CHECK(rows[2][3] == "missing");
+
+  // mark of the same answers as a file says the same, but for the source.
+  attnmark::write_file((dir / "s001.json").string(),
+                       "{\"student\":\"s001\",\"answers\":" + std::string(hard_attention) + "}");
+  const Run f = run_cli("mark rubrics/lesson.yaml '" + (dir / "s001.json").string() + "' --seed " + seed + " --out '" +
+                        (dir / "file-out").string() + "'");
+  nlohmann::json from_file = nlohmann::json::parse(read_file((dir / "file-out/feedback/s001.json").string(), 1 << 20));
+  from_file["source"] = "attnmark serve";
+  CHECK(from_file == feedback);
+  CHECK(server.stop(SIGINT) == 0);  // Ctrl-C: a clean stop
+  CHECK(server.err() == "attnmark serve: stopped; every attempt checked is in " + db + "\n");
+}
+
+TEST_CASE("serve: a wrong code is 401, a malformed body 400 with its message, a body over 64 KiB 413", "[serve]") {
+  const fs::path dir = class_dir("refusals");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 2)), dir);
+  REQUIRE(server.running());
+  const std::string code = code_of(db, "s001");
+  auto client = server.client();
+  const auto post = [&](const std::string& body) { return client.Post("/api/check", body, "application/json"); };
+  auto r = post(check_body("s001", "22222-22222", hard_attention));
+  REQUIRE(r);
+  CHECK(r->status == 401);
+  CHECK(r->body == "{\"error\":\"wrong student id or access code\"}\n");
+  r = post(check_body("s002", code, hard_attention));  // s001's code is not s002's
+  CHECK(r->status == 401);
+  r = post(check_body("nobody", code, hard_attention));
+  CHECK(r->status == 401);
+  // The code as read aloud: capitals and spaces are fine.
+  std::string spoken = code;
+  for (char& c : spoken) c = c == '-' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  CHECK(post(check_body("s001", spoken, hard_attention))->status == 200);
+
+  const std::vector<std::pair<std::string, std::string>> malformed = {
+      {"not json", "{\"error\":\"expected a JSON object: {\\\"student\\\": ID, \\\"code\\\": CODE, \\\"answers\\\": {...}}\"}\n"},
+      {"[1,2]", "{\"error\":\"expected a JSON object: {\\\"student\\\": ID, \\\"code\\\": CODE, \\\"answers\\\": {...}}\"}\n"},
+      {"{\"code\":\"x\",\"answers\":{}}", "{\"error\":\"\\\"student\\\": expected your student id as a string\"}\n"},
+      {"{\"student\":\"s001\",\"answers\":{}}", "{\"error\":\"\\\"code\\\": expected your access code as a string\"}\n"},
+      {check_body("s001", code, "[]"),
+       "{\"error\":\"\\\"answers\\\": expected an object of questions, as in your answer file\"}\n"},
+      {"{\"student\":\"s\xE9\"}", "{\"error\":\"not UTF-8 text (byte 0xE9 at line 1); save the request body as UTF-8\"}\n"},
+  };
+  for (const auto& [body, message] : malformed) {
+    INFO(body);
+    r = post(body);
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(r->body == message);
+  }
+  std::string big = check_body("s001", code, "{\"q1\":{\"scores\":[\"" + std::string(70 * 1024, '1') + "\"]}}");
+  r = post(big);
+  REQUIRE(r);
+  CHECK(r->status == 413);
+  // Nothing refused was stored: only the one right check.
+  const Run m = run_cli("mark --db '" + db + "' --out '" + (dir / "out").string() + "'");
+  CHECK(m.err.find("attnmark: 1 attempts of 2 students") == 0);
+}
+
+TEST_CASE("serve: failed sign-ins are limited per id and per address with 429", "[serve]") {
+  const fs::path dir = class_dir("rate");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 3)), dir);
+  REQUIRE(server.running());
+  auto client = server.client();
+  const auto post = [&](const std::string& student, const std::string& code) {
+    return client.Post("/api/check", check_body(student, code, hard_attention), "application/json")->status;
+  };
+  for (int i = 0; i < 10; ++i) CHECK(post("s001", "wrong") == 401);
+  // The eleventh try is refused even with the right code.
+  CHECK(post("s001", code_of(db, "s001")) == 429);
+  CHECK(post("s002", code_of(db, "s002")) == 200);  // another student is not held up
+  // Per address: 50 failures in all, spread over ids.
+  for (int i = 0; i < 40; ++i) post("guess" + std::to_string(i), "wrong");
+  CHECK(post("s003", code_of(db, "s003")) == 429);
+}
+
+TEST_CASE("serve: no student response holds a reference answer, the seed, the secret or the teacher's token", "[serve]") {
+  const fs::path dir = class_dir("leaks");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 2)), dir);
+  REQUIRE(server.running());
+  const std::string secret = meta_value(db, "secret");
+  REQUIRE(secret.size() == 64);
+  std::vector<std::string> responses;
+  auto client = server.client();
+  const std::string code = code_of(db, "s001");
+  auto r = client.Post("/api/check", check_body("s001", code, hard_attention), "application/json");
+  responses.push_back(r->body);
+  Browser browser(server);
+  responses.push_back(browser.get("/")->body);
+  CHECK(browser.sign_in("s001", code) == 303);
+  const auto page = browser.get("/");
+  responses.push_back(page->body);
+  r = browser.post("/check", {{"csrf", Browser::csrf(page->body)}, {"q1.weights.1.1", "1"}, {"q1.weights.1.2", "0"}});
+  CHECK(r->status == 200);
+  responses.push_back(r->body);
+  responses.push_back(browser.get("/attempt?n=1")->body);
+  const std::vector<std::string> key = reference_numbers("s001");
+  const std::vector<std::string> other = reference_numbers("s002");
+  REQUIRE(key.size() > 10);
+  for (const std::string& body : responses) {
+    for (const std::string& number : key) {
+      INFO(number);
+      CHECK(body.find(number) == std::string::npos);
+    }
+    CHECK(body.find(seed) == std::string::npos);
+    CHECK(body.find(secret) == std::string::npos);
+    CHECK(body.find(server.token()) == std::string::npos);
+    CHECK(body.find("s002") == std::string::npos);
+    for (const std::string& number : other) CHECK(body.find(number) == std::string::npos);
+  }
+}
+
+TEST_CASE("serve: the student page signs in, refuses forms without their CSRF token, and keeps answers", "[serve]") {
+  const fs::path dir = class_dir("page");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 2)), dir);
+  REQUIRE(server.running());
+  Browser browser(server);
+  const auto first = browser.get("/");
+  REQUIRE(first);
+  CHECK(first->status == 200);
+  CHECK(first->body.find("<form method=\"post\" action=\"/signin\">") != std::string::npos);
+  const std::string set_cookie = first->get_header_value("Set-Cookie");
+  CHECK(set_cookie.find("; Path=/; HttpOnly; SameSite=Strict") != std::string::npos);
+  CHECK(set_cookie.size() == std::string("attnmark_session=").size() + 64 + std::string("; Path=/; HttpOnly; SameSite=Strict").size());
+
+  // Without the CSRF token, or with another, the sign-in is refused.
+  auto r = browser.post("/signin", {{"student", "s001"}, {"code", code_of(db, "s001")}});
+  CHECK(r->status == 403);
+  r = browser.post("/signin", {{"csrf", std::string(64, 'a')}, {"student", "s001"}, {"code", code_of(db, "s001")}});
+  CHECK(r->status == 403);
+  // A wrong code says so, and keeps the page.
+  const auto again = browser.get("/");
+  r = browser.post("/signin", {{"csrf", Browser::csrf(again->body)}, {"student", "s001"}, {"code", "nope"}});
+  CHECK(r->status == 401);
+  CHECK(r->body.find("wrong student id or access code") != std::string::npos);
+
+  const std::string before = browser.cookie;
+  CHECK(browser.sign_in("s001", code_of(db, "s001")) == 303);
+  CHECK(browser.cookie != before);  // a new session id at sign-in
+  auto page = browser.get("/");
+  CHECK(page->body.find("Signed in as <b>s001</b> (Student 1)") != std::string::npos);
+  // Every form carries the session's CSRF token.
+  CHECK(count(page->body, "<form ") == 3);  // sign out, settings and check
+  CHECK(count(page->body, "<input type=\"hidden\" name=\"csrf\" value=\"" + Browser::csrf(page->body) + "\">") == 3);
+  CHECK(page->body.find("<script") == std::string::npos);
+  CHECK(count(page->body, "<input type=\"text\" class=\"cell\"") == 39);  // the lesson's answer cells
+  CHECK(page->body.find("None yet.") != std::string::npos);
+
+  // Check without the token: refused and not stored.
+  r = browser.post("/check", {{"q1.weights.1.1", "1"}});
+  CHECK(r->status == 403);
+  r = browser.post("/check", {{"csrf", Browser::csrf(page->body)},
+                              {"q1.scores.1.1", "2"}, {"q1.scores.1.2", "0"}, {"q1.scores.1.3", "1"},
+                              {"q1.weights.1.1", "1"}, {"q1.weights.1.2", "0"}, {"q1.weights.1.3", "0"}});
+  REQUIRE(r->status == 200);
+  CHECK(r->body.find("<b>Mistake:</b> Attention takes a share of every token") != std::string::npos);
+  CHECK(r->body.find("name=\"q1.weights.1.1\" aria-label=\"q1.weights.1.1\" autocomplete=\"off\" size=\"7\" value=\"1\">"
+                     "<span class=\"bad\" title=\"wrong\">✗</span>") != std::string::npos);
+  // The next visit shows the answers and the attempt.
+  page = browser.get("/");
+  CHECK(page->body.find("name=\"q1.weights.1.1\" aria-label=\"q1.weights.1.1\" autocomplete=\"off\" size=\"7\" value=\"1\">") !=
+        std::string::npos);
+  CHECK(page->body.find("<a href=\"/attempt?n=1\">1</a>") != std::string::npos);
+  CHECK(browser.get("/attempt?n=1")->status == 200);
+  CHECK(browser.get("/attempt?n=99")->status == 404);
+
+  // The theme is chosen and remembered.
+  r = browser.post("/settings", {{"csrf", Browser::csrf(page->body)}, {"theme", "cream"}, {"text_size", "large"}});
+  CHECK(r->status == 303);
+  CHECK(r->get_header_value("Set-Cookie") ==
+        "attnmark_style=cream.large; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict");
+  CHECK(browser.get("/")->body.find("<body class=\"theme-cream text-large\">") != std::string::npos);
+  // A new visit (a new session) in the same browser keeps the choice.
+  auto visit = browser.client.Get("/", {{"Cookie", "attnmark_style=cream.large"}});
+  CHECK(visit->body.find("<body class=\"theme-cream text-large\">") != std::string::npos);
+  visit = browser.client.Get("/", {{"Cookie", "attnmark_style=%3Cx.y"}});
+  CHECK(visit->body.find("<body class=\"theme-default text-normal\">") != std::string::npos);
+  r = browser.post("/signout", {{"csrf", Browser::csrf(page->body)}});
+  CHECK(r->status == 303);
+}
+
+TEST_CASE("serve: hostile ids and answers are escaped on every page", "[serve]") {
+  const fs::path dir = class_dir("hostile");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string evil = "<script>alert(1)</script>";
+  ServeProcess server(serve_args(dir, write_roster(dir, 1, "\"" + evil + "\",\"<b>Mallory</b>\"\n")), dir);
+  REQUIRE(server.running());
+  Browser browser(server);
+  CHECK(browser.sign_in(evil, code_of(db, evil)) == 303);
+  auto page = browser.get("/");
+  CHECK(page->body.find(evil) == std::string::npos);
+  CHECK(page->body.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+  CHECK(page->body.find("<b>Mallory</b>") == std::string::npos);
+  const std::string cell = "\"><img src=x onerror=alert(2)>";
+  auto r = browser.post("/check", {{"csrf", Browser::csrf(page->body)}, {"q1.weights.1.1", cell}, {"q1.weights.1.2", "\xff\xfe"}});
+  REQUIRE(r);
+  CHECK(r->body.find("<img src=x") == std::string::npos);
+  CHECK(r->body.find("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;") != std::string::npos);
+  auto client = server.client();
+  const httplib::Headers teacher{{"Authorization", "Bearer " + server.token()}};
+  for (const char* path : {"/teacher", "/teacher/summary.html", "/teacher/student?id=%3Cscript%3Ealert(1)%3C%2Fscript%3E"}) {
+    INFO(path);
+    const auto t = client.Get(path, teacher);
+    REQUIRE(t);
+    CHECK(t->status == 200);
+    CHECK(t->body.find(evil) == std::string::npos);
+    CHECK(t->body.find("<img src=x") == std::string::npos);
+  }
+}
+
+TEST_CASE("serve: right answers are shown only when the rubric reveals them and after --reveal-after", "[serve]") {
+  const fs::path dir = class_dir("reveal");
+  std::string rubric = read_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/lesson.yaml", 1 << 20);
+  rubric = "reveal_answers: true\n" + rubric;
+  attnmark::write_file((dir / "reveal.yaml").string(), rubric);
+  const std::string roster = write_roster(dir, 1);
+  const std::vector<std::string> key = reference_numbers("s001");
+  for (const auto& [more, shown] : std::vector<std::pair<std::string, bool>>{
+           {"--reveal-after 2999-01-01", false}, {"--reveal-after 2000-01-01T08:00Z", true}, {"", true}}) {
+    INFO(more);
+    fs::remove(dir / "class.sqlite");
+    ServeProcess server(serve_args(dir, roster, more, "'" + (dir / "reveal.yaml").string() + "'"), dir);
+    REQUIRE(server.running());
+    Browser browser(server);
+    REQUIRE(browser.sign_in("s001", code_of((dir / "class.sqlite").string(), "s001")) == 303);
+    const auto page = browser.get("/");
+    const auto r = browser.post("/check", {{"csrf", Browser::csrf(page->body)}, {"q1.weights.1.1", "1"}});
+    std::size_t found = 0;
+    for (const std::string& number : key) found += r->body.find(number) != std::string::npos;
+    CHECK((found > 0) == shown);
+  }
+}
+
+TEST_CASE("serve: --attempts limits the attempts kept, and after --close checks are answered but not kept", "[serve]") {
+  const fs::path dir = class_dir("limits");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 1);
+  {
+    ServeProcess server(serve_args(dir, roster, "--attempts 2"), dir);
+    REQUIRE(server.running());
+    auto client = server.client();
+    const std::string body = check_body("s001", code_of(db, "s001"), hard_attention);
+    CHECK(client.Post("/api/check", body, "application/json")->status == 200);
+    CHECK(client.Post("/api/check", body, "application/json")->status == 200);
+    const auto r = client.Post("/api/check", body, "application/json");
+    CHECK(r->status == 403);
+    CHECK(r->body == "{\"error\":\"you have used all 2 attempts\"}\n");
+  }
+  {
+    // Started again from the database alone, closed in the past.
+    ServeProcess server("--db '" + db + "' --close 2001-02-03", dir);
+    REQUIRE(server.running());
+    auto client = server.client();
+    const auto r = client.Post("/api/check", check_body("s001", code_of(db, "s001"), hard_attention), "application/json");
+    CHECK(r->status == 200);
+    CHECK(r->get_header_value("X-Attnmark-Stored") == "no (the class is closed)");
+  }
+  const Run m = run_cli("mark --db '" + db + "' --out '" + (dir / "out").string() + "'");
+  CHECK(m.status == 0);
+  CHECK(m.err.find("attnmark: 2 attempts of 1 students") == 0);
+}
+
+TEST_CASE("serve: the teacher's pages need the token, and gradebook.csv takes each student's best or last attempt", "[serve]") {
+  const fs::path dir = class_dir("teacher");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 2);
+  const std::string right_q1 = R"({"q1":{"scores":[2,0,1]}})";
+  for (const std::string rule : {"best", "last"}) {
+    INFO(rule);
+    fs::remove(dir / "class.sqlite");
+    ServeProcess server(serve_args(dir, roster, "--score " + rule), dir);
+    REQUIRE(server.running());
+    auto client = server.client();
+    const std::string code = code_of(db, "s001");
+    CHECK(client.Post("/api/check", check_body("s001", code, right_q1), "application/json")->status == 200);
+    CHECK(client.Post("/api/check", check_body("s001", code, R"({"q1":{"scores":[0,0,0]}})"), "application/json")->status == 200);
+    for (const char* path : {"/teacher", "/teacher/gradebook.csv", "/teacher/summary.html", "/teacher/student?id=s001",
+                             "/teacher?token=0000"}) {
+      INFO(path);
+      CHECK(client.Get(path)->status == 401);
+      CHECK(client.Get(path, {{"Authorization", "Bearer " + std::string(48, '0')}})->status == 401);
+    }
+    // The printed address signs the teacher in with a cookie.
+    const auto signin = client.Get(("/teacher?token=" + server.token()).c_str());
+    CHECK(signin->status == 303);
+    const std::string cookie = signin->get_header_value("Set-Cookie");
+    CHECK(cookie.find("; Path=/teacher; HttpOnly; SameSite=Strict") != std::string::npos);
+    const auto page = client.Get("/teacher", {{"Cookie", cookie.substr(0, cookie.find(';'))}});
+    CHECK(page->status == 200);
+    CHECK(page->body.find("2 attempts by 1 of 2 students") != std::string::npos);
+    const auto csv = client.Get("/teacher/gradebook.csv", {{"Authorization", "Bearer " + server.token()}});
+    REQUIRE(csv->status == 200);
+    const auto rows = parse_csv(csv->body);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[1][0] == "s001");
+    CHECK(rows[1][4] == (rule == "best" ? "1" : "0.33"));  // one of the last scores, 0, is right
+    CHECK(rows[2][3] == "missing");
+    const auto canvas = client.Get("/teacher/canvas.csv", {{"Authorization", "Bearer " + server.token()}});
+    REQUIRE(canvas->status == 200);
+    CHECK(parse_csv(canvas->body).size() == 4);  // header, points possible, two students
+    CHECK(client.Get("/teacher/moodle.csv", {{"Authorization", "Bearer " + server.token()}})->status == 200);
+    CHECK(client.Get("/teacher/moodle.csv")->status == 401);
+  }
+  // The hash is stored, never the token.
+  CHECK(meta_value(db, "teacher_token_sha256").size() == 64);
+}
+
+TEST_CASE("serve: a second start keeps the class, and another rubric or seed is refused", "[serve]") {
+  const fs::path dir = class_dir("restart");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 2);
+  std::string code;
+  {
+    ServeProcess server(serve_args(dir, roster), dir);
+    REQUIRE(server.running());
+    code = code_of(db, "s001");
+  }
+  Run r = run_cli("serve rubrics/one-token.yaml --db '" + db + "' --port 0");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("attnmark: rubrics/one-token.yaml: is not the rubric " + db + " was started with") == 0);
+  r = run_cli("serve --seed 1 --db '" + db + "' --port 0");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --seed: " + db + " was started with seed " + seed + "; leave --seed out, or give another --db\n");
+  r = run_cli("serve --db '" + (dir / "new.sqlite").string() + "' --port 0");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + (dir / "new.sqlite").string() + ": holds no class yet; give RUBRIC, --seed and --roster\n");
+  r = run_cli("serve rubrics/lesson.yaml --db '" + (dir / "new2.sqlite").string() + "' --port -1 --roster '" + roster + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --port: expected a whole number from 0 to 65535; got '-1'\n");
+  ServeProcess again("--db '" + db + "'", dir);
+  REQUIRE(again.running());
+  // A second server on the same database is refused while the first runs.
+  r = run_cli("serve --db '" + db + "' --port 0");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + db + ": is in use by another attnmark serve; stop it first\n");
+  CHECK(code_of(db, "s001") == code);
+  CHECK(again.out().find("for 2 students from " + db + " (rubric lesson, seed " + seed + ")") != std::string::npos);
+}
+
+TEST_CASE("serve: generate --db --url prints each student's access code beside the class page's address", "[serve]") {
+  const fs::path dir = class_dir("generate");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 2);
+  { ServeProcess server(serve_args(dir, roster), dir); REQUIRE(server.running()); }
+  const std::string out = (dir / "sheets").string();
+  Run r = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --roster '" + roster + "' --db '" + db +
+                  "' --url http://class.example/ -o '" + out + "'");
+  REQUIRE(r.status == 0);
+  for (const std::string student : {"s001", "s002"}) {
+    const std::string sheet = read_file(out + "/" + student + ".md", 1 << 20);
+    CHECK(sheet.find("Check your answers at http://class.example/ with your access code **" + code_of(db, student) +
+                     "**.\n") != std::string::npos);
+  }
+  r = run_cli("generate rubrics/lesson.yaml --seed 1 --student s001 --db '" + db + "' --url http://class.example/");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --db: " + db + " serves rubric 'lesson' with seed " + seed +
+                     "; these worksheets are rubric 'lesson' with seed 1\n");
+  r = run_cli("generate rubrics/lesson.yaml --student s001 --url http://class.example/");
+  CHECK(r.err == "attnmark: --url: give --db too, the served class whose access codes the worksheets print\n");
+}
