@@ -135,8 +135,8 @@ std::string render(const Job& job, const Rubric& rubric, const Variant& variant,
   if (job.format == "md") return render_markdown(document(rubric, variant, sheet, page));
   if (job.format == "json") return render_json(variant, sheet);
   if (job.format == "jsonl") return render_json_line(variant, Sheet::key);
-  if (job.format == "ipynb") return render_notebook(rubric, variant, sheet);
   const SheetDocument doc = document(rubric, variant, sheet, page);
+  if (job.format == "ipynb") return render_notebook(variant, sheet, doc);
   if (job.format == "html") return sheet_html(doc, name, style);
   return sheet_latex({NamedSheet{doc, name}}, style.text_size);
 }

@@ -199,6 +199,8 @@ import urllib.request
 
 ATTNMARK_RUBRIC = @RUBRIC@
 ATTNMARK_STUDENT = @STUDENT@
+ATTNMARK_SERVER = @SERVER@
+ATTNMARK_ACCESS_CODE = @ACCESS_CODE@
 ATTNMARK_VARIABLES = @VARIABLES@
 ATTNMARK_QUESTIONS = @QUESTIONS@
 ATTNMARK_SYMBOLS = @SYMBOLS@
@@ -342,8 +344,8 @@ def attnmark_table(feedback):
 
 
 def attnmark_check():
-    url = os.environ.get("ATTNMARK_URL", "").rstrip("/")
-    code = os.environ.get("ATTNMARK_CODE", "")
+    url = os.environ.get("ATTNMARK_URL", ATTNMARK_SERVER).rstrip("/")
+    code = os.environ.get("ATTNMARK_CODE", ATTNMARK_ACCESS_CODE)
     if not url or not code:
         print("To check your answers here, set ATTNMARK_URL and ATTNMARK_CODE (your teacher gives you both)")
         print("before you start Jupyter, then run this cell again. Or save this notebook and run, in a terminal:")
@@ -411,7 +413,10 @@ class NotebookBuilder {
 }  // namespace
 
 std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet sheet) {
-  const SheetDocument doc = sheet_document(rubric, variant, sheet);
+  return render_notebook(variant, sheet, sheet_document(rubric, variant, sheet));
+}
+
+std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocument& doc) {
   const bool key = sheet == Sheet::key;
   NotebookBuilder nb;
 
@@ -474,13 +479,19 @@ std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet 
   std::string check = self_check_source;
   check = replaced(check, "@RUBRIC@", double_quoted(variant.rubric));
   check = replaced(check, "@STUDENT@", double_quoted(variant.student));
+  const bool served = !doc.check_url.empty() && !doc.access_code.empty();
+  check = replaced(check, "@SERVER@", double_quoted(served ? doc.check_url : ""));
+  check = replaced(check, "@ACCESS_CODE@", double_quoted(served ? doc.access_code : ""));
   check = replaced(check, "@VARIABLES@", literal(variables));
   check = replaced(check, "@QUESTIONS@", literal(questions));
   check = replaced(check, "@SYMBOLS@", literal(symbols));
   check = replaced(check, "@LEGEND@", double_quoted(verdict_legend(LegendStyle::terse)));
   nb.markdown("self-check-text",
-              "## Check your answers\n\nRun the next cell to see which answers are right before you hand in "
-              "(your teacher tells you how to set it up), or run `attnmark check` on the saved notebook.\n");
+              served ? "## Check your answers\n\nRun the next cell to see which answers are right before you hand in: "
+                       "it sends your answers (not this notebook) to your class's page, " + markdown_text(doc.check_url) +
+                           ", as you.\n"
+                     : "## Check your answers\n\nRun the next cell to see which answers are right before you hand in "
+                       "(your teacher tells you how to set it up), or run `attnmark check` on the saved notebook.\n");
   nb.code("self-check", check, {{"attnmark", {{"role", "self-check"}}}});
 
   const Json notebook = {

@@ -19,7 +19,8 @@
 //   metadata.attnmark.part ("q1.weights") and nbgrader's solution-cell
 //   metadata (solution true, grade false, locked false, grade_id, schema 3);
 // - the self-check (Markdown, then code, the last cell): with ATTNMARK_URL
-//   and ATTNMARK_CODE set it POSTs {"student", "code", "answers"} to
+//   and ATTNMARK_CODE set (or the served class's address and code, see
+//   below) it POSTs {"student", "code", "answers"} to
 //   $ATTNMARK_URL/api/check and prints the ✓/✗ table of `attnmark check` from
 //   the feedback object the server answers with; otherwise it says how to
 //   self-check. Standard library only (urllib, json).
@@ -42,5 +43,14 @@ namespace attnmark {
 // The notebook, as JSON (keys sorted, one-space indent, a final newline).
 // REQUIRES: variant was made from rubric.
 std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet sheet);
+
+// The same, laid out from `doc` (sheet_document(rubric, variant, sheet),
+// perhaps with a served class's page): when doc.check_url and
+// doc.access_code are set, the self-check reaches that server as that
+// student without any set-up (ATTNMARK_URL and ATTNMARK_CODE, when set,
+// still win), and its Markdown cell names the address.
+//   doc.check_url = "http://10.0.0.5:8080/"; doc.access_code = "k7mq4-xh2pa";
+//   std::string ipynb = render_notebook(v, Sheet::worksheet, doc);
+std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocument& doc);
 
 }  // namespace attnmark

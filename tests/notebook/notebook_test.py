@@ -13,21 +13,20 @@ folder with `attnmark mark`, beside YAML answer files holding the same
 answers. Then: right answers get full marks, hard-attention is named, the
 unrun notebook says to run it, and every notebook's feedback equals its YAML
 twin's cell for cell. `attnmark check` on a notebook gives the same table as
-on its YAML twin. The self-check cell, run with ATTNMARK_URL pointing at a
-stand-in for the class server (POST /api/check: it marks the answers posted
-with `attnmark mark` and answers with the feedback object), prints the same
-table as `attnmark check` on the saved notebook. Exit status 0 when all
+on its YAML twin. The notebooks are generated for a class served by
+`attnmark serve` (--db, --url), so their self-check cell reaches that real
+server as their student with no set-up; what it prints equals `attnmark
+check` on the saved notebook, and `attnmark mark --db` finds each attempt
+with the marks of the handed-in notebook. Exit status 0 when all
 holds; each failure is printed.
 """
 
 import csv
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 
 try:
     import nbformat
@@ -108,12 +107,12 @@ def fill(notebook, answers, print_instead=()):
 
 
 def execute(notebook, server=False):
-    """Runs the notebook top to bottom in a fresh kernel; with server, the
-    self-check cell reaches the stand-in class server."""
-    env = {"ATTNMARK_URL": "http://127.0.0.1:%d" % SERVER.server_address[1], "ATTNMARK_CODE": "secret-code"}
-    saved = {k: os.environ.pop(k, None) for k in env}
-    if server:
-        os.environ.update(env)
+    """Runs the notebook top to bottom in a fresh kernel. With server, the
+    self-check cell reaches the class server baked into the notebook; without,
+    ATTNMARK_URL and ATTNMARK_CODE set empty turn it off."""
+    saved = {k: os.environ.pop(k, None) for k in ("ATTNMARK_URL", "ATTNMARK_CODE")}
+    if not server:
+        os.environ.update({"ATTNMARK_URL": "", "ATTNMARK_CODE": ""})
     try:
         NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": WORK}}).execute()
     finally:
@@ -123,39 +122,16 @@ def execute(notebook, server=False):
                 os.environ[k] = v
 
 
-POSTED = []
-
-
-class ClassServer(http.server.BaseHTTPRequestHandler):
-    """A stand-in for the class server's POST /api/check: the answers posted
-    are marked as an answer file, and the reply is its feedback object."""
-
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        POSTED.append(body)
-        if self.path != "/api/check" or body.get("code") != "secret-code" or set(body) != {"student", "code", "answers"}:
-            self.send_response(403)
-            self.end_headers()
-            self.wfile.write(b'{"error": "unknown student or code"}')
-            return
-        folder = os.path.join(WORK, "server", "%d" % len(POSTED))
-        os.makedirs(folder)
-        with open(os.path.join(folder, "answers.json"), "w") as f:
-            json.dump({"rubric": "lesson", "student": body["student"], "seed": 2026, "answers": body["answers"]}, f)
-        subprocess.run([ATTNMARK, "mark", RUBRIC, folder, "--out", folder + "-out"], capture_output=True)
-        with open(os.path.join(folder + "-out", "feedback", body["student"] + ".json"), "rb") as f:
-            feedback = f.read()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(feedback)
-
-    def log_message(self, *args):
-        pass
-
-
-SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ClassServer)
-threading.Thread(target=SERVER.serve_forever, daemon=True).start()
+def start_server(roster, db):
+    """attnmark serve for the roster's class on a free port of loopback; the process and the students' address."""
+    server = subprocess.Popen([ATTNMARK, "serve", RUBRIC, "--seed", "2026", "--roster", roster, "--db", db, "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=SOURCE)
+    for line in server.stdout:
+        if line.strip().startswith("students: http://"):
+            return server, line.split(":", 1)[1].strip()
+    server.kill()
+    print("FAILED: attnmark serve did not start")
+    sys.exit(1)
 
 
 def yaml_file(student, answers):
@@ -173,7 +149,9 @@ roster = os.path.join(WORK, "roster.csv")
 students = ["nb-literal", "nb-computed", "nb-printed", "nb-hard", "nb-unrun"]
 with open(roster, "w") as f:
     f.write("student\n" + "".join(s + "\n" for s in students))
-run("generate", RUBRIC, "--roster", roster, "--format", "ipynb", "-o", os.path.join(WORK, "class"))
+db = os.path.join(WORK, "class.sqlite")
+SERVER, URL = start_server(roster, db)
+run("generate", RUBRIC, "--roster", roster, "--format", "ipynb", "-o", os.path.join(WORK, "class"), "--db", db, "--url", URL)
 SELF_CHECK = {}
 hand_in = os.path.join(WORK, "hand-in")
 os.makedirs(hand_in)
@@ -239,16 +217,26 @@ yaml_check = run("check", RUBRIC, os.path.join(hand_in, "yaml-hard.yaml"), expec
 check(nb_check.split("\n", 1)[1] == yaml_check.split("\n", 1)[1], "check: the same table for nb-hard and yaml-hard")
 run("check", os.path.join(hand_in, "nb-computed.ipynb"), expect=(0,))
 
-# The self-check cell: what it posted, and the table it printed from the reply.
-check([p["student"] for p in POSTED] == ["nb-literal", "nb-computed", "nb-hard"], "one POST per self-check: %s" % POSTED)
-check(POSTED and POSTED[0]["answers"]["q1"]["weights"] == ["0.665", "0.090", "0.245"],
-      "typed numbers are posted as written: %s" % (POSTED[0]["answers"]["q1"] if POSTED else None))
+# The self-check cell: the table it printed from the real server's reply,
+# and the attempts the server kept.
 for student, status in (("nb-literal", 0), ("nb-computed", 0), ("nb-hard", 1)):
     table = run("check", os.path.join(hand_in, student + ".ipynb"), expect=(status,)).stdout
     check(SELF_CHECK.get(student, "").rstrip("\n") == table.rstrip("\n"),
           "%s: the self-check cell prints what attnmark check prints\n--- cell:\n%s\n--- check:\n%s"
           % (student, SELF_CHECK.get(student), table))
-SERVER.shutdown()
+SERVER.terminate()
+check(SERVER.wait(timeout=30) == 0, "attnmark serve stops cleanly on SIGTERM")
+served_out = os.path.join(WORK, "served")
+run("mark", "--db", db, "--out", served_out, expect=(0, 1))
+served = {r["student"]: r for r in csv.DictReader(open(os.path.join(served_out, "gradebook.csv")))}
+for student in ("nb-literal", "nb-computed", "nb-hard"):
+    check(served.get(student, {}).get("score") == rows[student]["score"],
+          "%s: the server kept the self-check with the handed-in notebook's marks; got %s" % (student, served.get(student)))
+for student in ("nb-printed", "nb-unrun"):
+    check(served.get(student, {}).get("score") == "", "%s: no self-check, no attempt; got %s" % (student, served.get(student)))
+kept = json.load(open(os.path.join(served_out, "feedback", "nb-literal.json")))
+check([c["given"] for c in kept["questions"][0]["parts"]["weights"]["cells"]] == ["0.665", "0.090", "0.245"],
+      "typed numbers are posted as written: %s" % kept["questions"][0]["parts"]["weights"]["cells"])
 
 print("notebook test: %d failure%s" % (len(failures), "" if len(failures) == 1 else "s"))
 sys.exit(1 if failures else 0)
