@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -303,12 +304,25 @@ TEST_CASE("autograde gradescope-pack: the zip holds the scripts, the rubric and 
                  "--seed 2026 --root \"$root\"\n") != std::string::npos);
   CHECK(attnmark::read_file(unpacked + "/class-demo.yaml", 1 << 20) ==
         attnmark::read_file(std::string(ATTNMARK_SOURCE_DIR) + "/" + demo, 1 << 20));
+  // setup.sh installs every package attnmark's build needs (scripts/setup's
+  // build list; catch2 is for the tests, which the pack does not build).
+  const std::string setup = attnmark::read_file(unpacked + "/setup.sh", 1 << 20);
+  const std::string ours = attnmark::read_file(std::string(ATTNMARK_SOURCE_DIR) + "/scripts/setup", 1 << 20);
+  const std::size_t build_list = ours.find("\nbuild=(");
+  REQUIRE(build_list != std::string::npos);
+  std::istringstream build(ours.substr(build_list + 8, ours.find(')', build_list) - build_list - 8));
+  const std::size_t packages = setup.find("\npackages=(");
+  REQUIRE(packages != std::string::npos);
+  const std::string installed = " " + setup.substr(packages + 11, setup.find(')', packages) - packages - 11) + " ";
+  for (std::string package; build >> package;)
+    if (package != "catch2") CHECK(installed.find(" " + package + " ") != std::string::npos);
 }
 
 // Hidden from the main run (it builds attnmark again, minutes on two
 // cores): tests/CMakeLists.txt runs it as the CTest entry autograde-pack-builds.
 TEST_CASE("autograde gradescope-pack: setup.sh builds attnmark and run_autograder marks a fake root", "[.pack]") {
-  if (std::system("for p in g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev; do "
+  if (std::system("for p in g++ cmake make pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev "
+                  "libcpp-httplib-dev libsqlite3-dev libssl-dev; do "
                   "dpkg-query -W -f='${Status}' $p 2>/dev/null | grep -q 'install ok installed' || exit 1; done") != 0) {
     WARN("the build packages are not all installed (scripts/setup); setup.sh would run apt-get: skipped");
     return;
