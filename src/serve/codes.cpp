@@ -61,7 +61,7 @@ std::string access_code(std::string_view secret, std::string_view student) {
 std::string normalised_code(std::string_view typed) {
   std::string out;
   for (char c : typed) {
-    if (c == ' ' || c == '-' || c == '\t') continue;
+    if (c == ' ' || c == '-' || (c >= '\t' && c <= '\r')) continue;  // also a line end pasted with it
     out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }
   return out;

@@ -5,7 +5,7 @@
 //
 //   std::string secret = random_hex(32);                  // 64 hex digits, kept in the database
 //   std::string code = access_code(secret, "s001");       // "k7mq4-xh2pa"
-//   codes_match(code, typed_by_student)                   // constant time; case, spaces, dashes ignored
+//   codes_match(code, typed_by_student)                   // constant time; case, spaces, line ends, dashes ignored
 #pragma once
 
 #include <string>
@@ -27,8 +27,9 @@ std::string random_hex(std::size_t bytes);
 // groups of five ("k7mq4-xh2pa"); about 49 bits.
 std::string access_code(std::string_view secret, std::string_view student);
 
-// A code as typed: lower case, spaces and dashes dropped ("K7MQ4 XH2PA" →
-// "k7mq4xh2pa").
+// A code as typed: lower case, spaces, tabs, line ends and dashes dropped
+// ("K7MQ4 XH2PA" → "k7mq4xh2pa"; a code copied from access-codes' CSV
+// with its "\r\n" matches too).
 std::string normalised_code(std::string_view typed);
 
 // Whether `typed` is `code` (both normalised), compared in constant time

@@ -28,10 +28,12 @@ TEST_CASE("serve: an access code is 10 letters that read well aloud, the same fo
   for (char c : std::string("01oOlIi")) CHECK(attnmark::access_code_alphabet.find(c) == std::string_view::npos);
 }
 
-TEST_CASE("serve: a code matches as typed, in capitals, with spaces or without its dash, and nothing else") {
+TEST_CASE("serve: a code matches as typed, in capitals, with spaces, a line end or without its dash, and nothing else") {
   CHECK(attnmark::codes_match("k7mq4-xh2pa", "k7mq4-xh2pa"));
   CHECK(attnmark::codes_match("k7mq4-xh2pa", "K7MQ4 XH2PA"));
   CHECK(attnmark::codes_match("k7mq4-xh2pa", "k7mq4xh2pa"));
+  CHECK(attnmark::codes_match("k7mq4-xh2pa", "k7mq4-xh2pa\r\n"));  // pasted from access-codes' CSV
+  CHECK_FALSE(attnmark::codes_match("k7mq4-xh2pa", "k7mq4-xh2pa\x1b"));
   CHECK_FALSE(attnmark::codes_match("k7mq4-xh2pa", "k7mq4-xh2pb"));
   CHECK_FALSE(attnmark::codes_match("k7mq4-xh2pa", "k7mq4-xh2p"));
   CHECK_FALSE(attnmark::codes_match("k7mq4-xh2pa", ""));
