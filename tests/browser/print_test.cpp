@@ -35,6 +35,7 @@ const std::string source_dir = ATTNMARK_SOURCE_DIR;
 fs::path scratch() {
   static const fs::path dir = [] {
     const fs::path d = fs::temp_directory_path() / ("attnmark-browser-test-" + std::to_string(getpid()));
+    fs::remove_all(d);  // left by an earlier process of the same id, if any
     fs::create_directories(d);
     return d;
   }();

@@ -32,8 +32,14 @@
 
 // A scratch folder of this process's own: CTest runs test cases in parallel.
 inline std::filesystem::path scratch() {
-  static const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("attnmark-test-" + std::to_string(getpid()));
+  // Fresh for this process: process ids come round again, and a folder an
+  // earlier test process of the same id left (an --out holding a gradebook,
+  // say) would change what a test sees.
+  static const std::filesystem::path dir = [] {
+    const std::filesystem::path d = std::filesystem::temp_directory_path() / ("attnmark-test-" + std::to_string(getpid()));
+    std::filesystem::remove_all(d);
+    return d;
+  }();
   std::filesystem::create_directories(dir);
   return dir;
 }
