@@ -28,8 +28,8 @@ binary, source, scratch = sys.argv[1], sys.argv[2], sys.argv[3]
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     print("python3-selenium is missing: run scripts/setup --print", file=sys.stderr)
@@ -96,12 +96,27 @@ try:
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.set_page_load_timeout(60)
 
+    def submit(button):
+        """Clicks a form's button and waits until the page it posts to is in.
+
+        A click returns before the next page has loaded, and while the old
+        document goes away Chromium may answer a question about it with any
+        error (a stale element, or "Node with given id does not belong to the
+        document"). So the old document is marked, and the wait is for a
+        loaded document without the mark, with every driver error meaning
+        "not yet"."""
+        driver.execute_script("document.documentElement.setAttribute('data-left', '1')")
+        button.click()
+
+        def arrived(d):
+            return d.execute_script("return document.readyState === 'complete' && "
+                                    "!document.documentElement.hasAttribute('data-left')")
+        WebDriverWait(driver, 60, ignored_exceptions=(WebDriverException,)).until(arrived)
+
     driver.get(students_url)
     driver.find_element(By.NAME, "student").send_keys("s001")
     driver.find_element(By.NAME, "code").send_keys(code)
-    button = driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button")
-    button.click()
-    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
+    submit(driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button"))
     if "Signed in as" not in driver.page_source:
         fail("sign-in did not reach the worksheet")
 
@@ -110,10 +125,7 @@ try:
             box = driver.find_element(By.NAME, name)
             box.clear()
             box.send_keys(text)
-        button = driver.find_element(By.ID, "check")
-        button.click()
-        # A click returns before the next page is in: wait for this one to go.
-        WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
+        submit(driver.find_element(By.ID, "check"))
         WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".score-big"))
 
     mistaken = dict(fields)
