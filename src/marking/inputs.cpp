@@ -242,6 +242,7 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
   const std::size_t count = in.submissions.size();
   in.superseding.assign(count, Inputs::counts);
   std::unordered_map<std::string, std::vector<std::size_t>> by_student;
+  by_student.reserve(count);
   for (std::size_t k = 0; k < count; ++k)
     if (!in.students[k].empty()) by_student[in.students[k]].push_back(k);
   for (std::size_t k = 0; k < count; ++k) {

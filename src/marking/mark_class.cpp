@@ -62,6 +62,7 @@ class ClassCopies {
  public:
   ClassCopies(const Rubric& rubric, std::uint64_t seed, const Inputs& in)
       : rubric_(rubric), seed_(seed), in_(in), wanted_(!same_for_everyone(rubric)) {
+    owner_.reserve(in.submissions.size());
     for (std::size_t k = 0; k < in.submissions.size(); ++k)
       if (in.superseding[k] == Inputs::counts && !in.students[k].empty())
         owner_.emplace(variant_id(seed, in.students[k]), in.students[k]);
@@ -109,6 +110,7 @@ class ClassCopies {
     if (!wanted_) return out;
     constexpr std::size_t shared = static_cast<std::size_t>(-1);
     std::unordered_map<std::uint64_t, std::size_t> key_of;  // fingerprint → its submission, or `shared`
+    key_of.reserve(key_.size());
     for (std::size_t k = 0; k < key_.size(); ++k) {
       if (!key_[k]) continue;
       const auto [it, fresh] = key_of.emplace(*key_[k], k);
