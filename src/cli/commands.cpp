@@ -12,7 +12,7 @@ namespace attnmark {
 
 const std::vector<CommandInfo>& command_table() {
   static const std::vector<CommandInfo> table = {
-      {"generate", "Write a student's worksheet (Markdown, JSON, HTML or LaTeX)",
+      {"generate", "Write a student's worksheet (Markdown, HTML, LaTeX, JSON or a Jupyter notebook)",
        "attnmark generate rubrics/lesson.yaml --student s001 -o ws.html"},
       {"key", "Write a student's answer key with every worked step",
        "attnmark key rubrics/lesson.yaml --student s001 -o key.html"},

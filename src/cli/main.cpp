@@ -100,7 +100,7 @@ int run_main(int argc, char** argv) {
     }
     if (name == "mark") {
       sub->add_option("RUBRIC", mark_rubric, "Rubric file (YAML)")->type_name("FILE");
-      sub->add_option("INPUT", options.inputs, "Answer files (YAML/JSON), folders of them, or CSV sheets")
+      sub->add_option("INPUT", options.inputs, "Answer files (YAML, JSON or Jupyter notebooks), folders of them, or CSV sheets")
           ->type_name("PATH");
       sub->add_option("--db", options.db, "Mark a served class's attempts instead (no RUBRIC or INPUT)")
           ->type_name("FILE");
@@ -143,9 +143,9 @@ int run_main(int argc, char** argv) {
     }
     if (name == "check") {
       // check ANSWERS, check RUBRIC ANSWERS, or check [RUBRIC] --answers ANSWERS: run_check sorts them out.
-      sub->add_option("FILES", options.rubrics, "Your answer file, or the rubric file and then your answer file")
+      sub->add_option("FILES", options.rubrics, "Your answer file or notebook, or the rubric file and then it")
           ->type_name("FILE");
-      sub->add_option("--answers", options.answers, "Your answer file (then FILES is the rubric)")->type_name("FILE");
+      sub->add_option("--answers", options.answers, "Your answer file or notebook (then FILES is the rubric)")->type_name("FILE");
       sub->add_option("--seed", options.seed, "Seed, if your answer file does not record it")->type_name("N");
       sub->add_flag("--reveal", options.reveal, "Show the right answers too");
       continue;

@@ -413,7 +413,8 @@ class QuestionGrader {
   // does not. Missing values are the unanswered cells.
   std::size_t stray_values(Part p, std::string& note) {
     const PartAnswer* a = answer(p);
-    if (!a || a->shaped_by_sheet) return 0;
+    // (A part that could not be taken from the file holds no values to count.)
+    if (!a || a->shaped_by_sheet || !a->unreadable.empty()) return 0;
     const Matrix& ref = truth(p);
     const std::string name = part_label(p);
     std::size_t stray = 0;
@@ -593,9 +594,13 @@ class QuestionGrader {
 
   void hints(PartResult& result, Part p) {
     for (const std::string& code : result.diagnoses) result.hints.emplace_back(explain(code));
+    // A part that could not be taken from the file at all says why once, not once a cell.
+    const PartAnswer* whole = answer(p);
+    const bool unreadable_part = whole && !whole->unreadable.empty();
+    if (unreadable_part) result.hints.push_back(fmt::format("{}: {}", part_label(p), whole->unreadable));
     bool wrong = false;
     for (const CellResult& cell : result.cells) {
-      if (!cell.note.empty() && cell.verdict != Verdict::correct)
+      if (!cell.note.empty() && cell.verdict != Verdict::correct && !unreadable_part)
         result.hints.push_back(
             fmt::format("{} · {}: {}", part_label(p), cell_name(q_->tokens, q_->query_rows(), p, cell.label), cell.note));
       wrong = wrong || cell.verdict == Verdict::wrong;

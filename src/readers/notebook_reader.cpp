@@ -177,11 +177,26 @@ class LiteralParser {
   LiteralParser(const std::vector<Token>& tokens, std::size_t from, std::size_t to, bool printed)
       : t_(tokens), i_(from), end_(to), printed_(printed) {}
 
-  // The literal that spans every token in [from, to), or nullopt.
+  // The literal that spans every token in [from, to), or nullopt. A tuple
+  // without its parentheses (`0.665, 0.090, 0.245`, as Python allows on the
+  // right of an assignment) is a list.
   std::optional<YamlNode> whole() {
     std::optional<YamlNode> v = value(0);
-    if (!v || i_ != end_) return std::nullopt;
-    return v;
+    if (!v) return std::nullopt;
+    if (i_ == end_) return v;
+    if (!op(",")) return std::nullopt;
+    YamlNode list;
+    list.kind = YamlNode::Kind::sequence;
+    list.items.push_back(std::move(*v));
+    while (op(",")) {
+      ++i_;
+      if (i_ == end_) break;  // (a trailing comma)
+      std::optional<YamlNode> item = value(1);
+      if (!item) return std::nullopt;
+      list.items.push_back(std::move(*item));
+    }
+    if (i_ != end_) return std::nullopt;
+    return list;
   }
 
  private:
@@ -321,8 +336,15 @@ CellSource read_source(std::string_view source, const std::string& variable) {
     if (from == to) continue;
     const bool names_variable = tokens[from].kind == Token::Kind::name && tokens[from].text == variable;
     if (names_variable && to - from == 1) continue;  // shows the value
-    if (names_variable && to - from >= 3 && tokens[from + 1].kind == Token::Kind::op && tokens[from + 1].text == "=") {
-      if (std::optional<YamlNode> v = LiteralParser(tokens, from + 2, to, false).whole()) {
+    const auto is_op = [&](std::size_t k, std::string_view text) {
+      return tokens[k].kind == Token::Kind::op && tokens[k].text == text;
+    };
+    // `variable = literal`, or annotated, `variable: list = literal`.
+    std::size_t equals = from + 1;
+    if (names_variable && equals < to && is_op(equals, ":"))
+      while (equals < to && !is_op(equals, "=")) ++equals;
+    if (names_variable && equals + 1 < to && is_op(equals, "=")) {
+      if (std::optional<YamlNode> v = LiteralParser(tokens, equals + 1, to, false).whole()) {
         out.value = std::move(*v);
         assigned = true;
         continue;
@@ -392,18 +414,19 @@ std::string take_header(std::optional<YamlNode>& header, const YamlNode& data) {
 }
 
 // The stored output of a code cell: the last execute_result's text/plain,
-// else everything printed to stdout. `error` gets the name of an error
-// output (when there is one).
+// else the last display_data's, else everything printed to stdout. `error`
+// gets the name of an error output (when there is one).
 std::optional<std::string> stored_output(const YamlNode& cell, std::string& error) {
   const YamlNode* outputs = member(&cell, "outputs");
   if (!outputs || !outputs->is_sequence()) return std::nullopt;
-  std::optional<std::string> result, printed;
+  std::optional<std::string> result, displayed, printed;
   for (const YamlNode& o : outputs->items) {
     const YamlNode* type = member(&o, "output_type");
     if (!type || !type->is_scalar()) continue;
-    if (type->text == "execute_result" || type->text == "display_data") {
-      if (std::optional<std::string> text = multiline(member(member(&o, "data"), "text/plain")))
-        if (type->text == "execute_result") result = std::move(text);
+    if (type->text == "execute_result") {
+      if (std::optional<std::string> text = multiline(member(member(&o, "data"), "text/plain"))) result = std::move(text);
+    } else if (type->text == "display_data") {  // display(q1_weights)
+      if (std::optional<std::string> text = multiline(member(member(&o, "data"), "text/plain"))) displayed = std::move(text);
     } else if (type->text == "stream") {
       const YamlNode* name = member(&o, "name");
       if (name && name->is_scalar() && name->text == "stdout")
@@ -414,6 +437,7 @@ std::optional<std::string> stored_output(const YamlNode& cell, std::string& erro
     }
   }
   if (result) return result;
+  if (displayed) return displayed;
   return printed;
 }
 
@@ -568,7 +592,8 @@ Submission read_notebook(std::string_view text, const std::string& source, const
     const std::size_t shown = std::min<std::size_t>(unrun.size(), 10);
     std::string names = fmt::format("{}", fmt::join(unrun.begin(), unrun.begin() + static_cast<std::ptrdiff_t>(shown), ", "));
     if (unrun.size() > shown) names += fmt::format(" and {} more", unrun.size() - shown);
-    notes.push_back(fmt::format("run the notebook before handing it in: {} {} computed, and the notebook has no output for {}",
+    // The words of each part's own message, so the heading and the part agree.
+    notes.push_back(fmt::format("run the notebook before handing it in ({} {} computed, and the notebook has no output for {})",
                                 printable(names, 1000), unrun.size() == 1 ? "is" : "are", unrun.size() == 1 ? "it" : "them"));
   }
   s.notes.insert(s.notes.begin(), notes.begin(), notes.end());

@@ -349,7 +349,8 @@ def attnmark_check():
     if not url or not code:
         print("To check your answers here, set ATTNMARK_URL and ATTNMARK_CODE (your teacher gives you both)")
         print("before you start Jupyter, then run this cell again. Or save this notebook and run, in a terminal:")
-        print("    attnmark check NOTEBOOK.ipynb    (NOTEBOOK.ipynb: this notebook's file)")
+        print("    attnmark check %s.yaml NOTEBOOK.ipynb" % ATTNMARK_RUBRIC)
+        print("(%s.yaml: the rubric file your teacher shares; NOTEBOOK.ipynb: this notebook's file)" % ATTNMARK_RUBRIC)
         return
     body = json.dumps({"student": ATTNMARK_STUDENT, "code": code, "answers": attnmark_answers()}).encode("utf-8")
     request = urllib.request.Request(url + "/api/check", data=body, method="POST",
@@ -491,7 +492,7 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
                        "it sends your answers (not this notebook) to your class's page, " + markdown_text(doc.check_url) +
                            ", as you.\n"
                      : "## Check your answers\n\nRun the next cell to see which answers are right before you hand in "
-                       "(your teacher tells you how to set it up), or run `attnmark check` on the saved notebook.\n");
+                       "(your teacher tells you how to set it up), or run `attnmark check` with the rubric file on the saved notebook.\n");
   nb.code("self-check", check, {{"attnmark", {{"role", "self-check"}}}});
 
   const Json notebook = {

@@ -176,7 +176,7 @@ for student in students:
         nbformat.validate(notebook)
         SELF_CHECK[student] = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
         if not with_server:
-            check("attnmark check NOTEBOOK.ipynb" in SELF_CHECK[student],
+            check("\n    attnmark check lesson.yaml NOTEBOOK.ipynb\n" in SELF_CHECK[student],
                   "the self-check cell says how to self-check without ATTNMARK_URL: %r" % SELF_CHECK[student])
     nbformat.write(notebook, os.path.join(hand_in, student + ".ipynb"))
 

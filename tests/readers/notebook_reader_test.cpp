@@ -103,7 +103,7 @@ TEST_CASE("notebook: a computed answer without output is unreadable, and says to
   CHECK(part_unreadable(s, "q1", "output") ==
         "q1_output is computed, and its cell stopped with an error (NameError); fix it and run the notebook again");
   CHECK(s.notes == std::vector<std::string>{
-                       "run the notebook before handing it in: q1_weights is computed, and the notebook has no output for it"});
+                       "run the notebook before handing it in (q1_weights is computed, and the notebook has no output for it)"});
 
   // Marked: every cell of the part is unreadable with that sentence, and counts as written.
   const attnmark::Rubric lesson = shipped("lesson");
@@ -115,7 +115,44 @@ TEST_CASE("notebook: a computed answer without output is unreadable, and says to
     CHECK(c.note == "run the notebook before handing it in (q1_weights is computed, and the notebook has no output for it)");
   }
   CHECK(weights.answered == 3);
+  // Said once for the part, and no count of values the student never wrote.
+  CHECK(weights.hints == std::vector<std::string>{
+                             "weights: run the notebook before handing it in (q1_weights is computed, and the notebook "
+                             "has no output for it)"});
   CHECK(part_of(m, 0, attnmark::Part::scores).score == 1);
+}
+
+TEST_CASE("notebook: two computed answers without output are named together in the note") {
+  const Submission s = read({header_cell(), answer_cell("q1.scores", "q1_scores = q @ K.T"),
+                             answer_cell("q1.weights", "q1_weights = softmax(q1_scores)")});
+  CHECK(s.notes == std::vector<std::string>{"run the notebook before handing it in (q1_scores, q1_weights are computed, "
+                                            "and the notebook has no output for them)"});
+}
+
+TEST_CASE("notebook: a tuple without brackets and an annotated assignment are literals") {
+  const Submission s = read({header_cell(), answer_cell("q1.scores", "q1_scores = 2, 0, 1,"),
+                             answer_cell("q1.weights", "q1_weights: list = 0.665, 0.090, 0.245"),
+                             answer_cell("q1.output", "q1_output: list[float] = [7.88, 2.12]\nq1_output")});
+  CHECK(cells(s, "q1", "scores") == Rows{{"2", "0", "1"}});
+  CHECK(cells(s, "q1", "weights") == Rows{{"0.665", "0.090", "0.245"}});
+  CHECK(cells(s, "q1", "output") == Rows{{"7.88", "2.12"}});
+  CHECK(part_unreadable(s, "q1", "weights").empty());
+  // A comma that leaves something else behind is not a literal.
+  const Submission t = read({header_cell(), answer_cell("q1.scores", "q1_scores = 2, 0, f(1)")});
+  CHECK(part_unreadable(t, "q1", "scores") ==
+        "run the notebook before handing it in (q1_scores is computed, and the notebook has no output for it)");
+}
+
+TEST_CASE("notebook: a computed answer shown with display() is read from its display_data") {
+  const Json shown = Json::array({{{"output_type", "display_data"}, {"metadata", Json::object()},
+                                   {"data", {{"text/plain", "[0.665, 0.09, 0.245]"}}}}});
+  const Json printed_too = Json::array({{{"output_type", "stream"}, {"name", "stdout"}, {"text", "working...\n"}},
+                                        shown[0]});
+  const Submission s = read({header_cell(), answer_cell("q1.weights", "q1_weights = softmax(s)\ndisplay(q1_weights)", shown),
+                             answer_cell("q1.output", "q1_output = mix(w, V)\nprint('working...')\ndisplay(q1_output)",
+                                         printed_too)});
+  CHECK(cells(s, "q1", "weights") == Rows{{"0.665", "0.09", "0.245"}});
+  CHECK(cells(s, "q1", "output") == Rows{{"0.665", "0.09", "0.245"}});
 }
 
 TEST_CASE("notebook: a statement besides the assignment makes the answer computed") {
