@@ -123,6 +123,7 @@ SheetDocument document(const Rubric& rubric, const Variant& variant, Sheet sheet
   if (page.room && sheet == Sheet::worksheet) {
     doc.check_url = page.url;
     doc.access_code = page.room->code_of(variant.student);
+    doc.seed.reset();
   }
   return doc;
 }

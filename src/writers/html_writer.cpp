@@ -89,10 +89,10 @@ std::string marks_of(double marks) { return fmt::format("{} mark{}", format_exac
 
 // The running footer's text: enough to put a loose page back with its student.
 std::string footer_text(const SheetDocument& doc) {
-  return fmt::format("{} · {} · {} · variant {} · seed {} · {}", doc.title,
+  return fmt::format("{} · {} · {} · variant {}{} · {}", doc.title,
                      doc.sheet == Sheet::key ? "answer key" : "worksheet",
-                     doc.student.empty() ? "no student id" : "student " + doc.student, doc.variant, doc.seed,
-                     generator_version);
+                     doc.student.empty() ? "no student id" : "student " + doc.student, doc.variant,
+                     doc.seed ? fmt::format(" · seed {}", *doc.seed) : std::string(), generator_version);
 }
 
 // The questions of a sheet; with a form, each answer cell is an input.
@@ -212,8 +212,9 @@ std::string sheet_article(const SheetDocument& doc, std::string_view name) {
              : fmt::format("<div><span class=\"label\">Score</span><span class=\"line score\">/ {}</span></div>\n",
                            format_exact(doc.max_score));
   out += "</div>\n";
-  out += fmt::format("<p class=\"meta muted\">Variant {} · Seed {} · Rubric {} · {}</p>\n", html_escape(doc.variant),
-                     doc.seed, html_escape(doc.rubric), generator_version);
+  out += fmt::format("<p class=\"meta muted\">Variant {}{} · Rubric {} · {}</p>\n", html_escape(doc.variant),
+                     doc.seed ? fmt::format(" · Seed {}", *doc.seed) : std::string(), html_escape(doc.rubric),
+                     generator_version);
   if (!doc.check_url.empty())
     out += fmt::format("<p class=\"meta\">Check your answers at <b>{}</b> with your access code <b>{}</b></p>\n",
                        html_escape(doc.check_url), html_escape(doc.access_code));

@@ -103,18 +103,19 @@ std::string sheet_tex(const SheetDocument& doc, std::string_view name) {
   const bool key = doc.sheet == Sheet::key;
   std::string out = "\\clearpage\\setcounter{page}{1}\n";
   out += fmt::format("\\renewcommand{{\\sheetfooter}}{{{} \\ensuremath{{\\cdot}} {} \\ensuremath{{\\cdot}} {} "
-                     "\\ensuremath{{\\cdot}} variant {} \\ensuremath{{\\cdot}} seed {}}}\n",
+                     "\\ensuremath{{\\cdot}} variant {}{}}}\n",
                      latex_escape(doc.title), key ? "answer key" : "worksheet",
                      doc.student.empty() ? std::string("no student id") : "student " + breakable(doc.student),
-                     doc.variant, doc.seed);
+                     doc.variant, doc.seed ? fmt::format(" \\ensuremath{{\\cdot}} seed {}", *doc.seed) : std::string());
   out += fmt::format("{{\\small\\bfseries {}}}\\par\n{{\\titlesize\\bfseries {}\\par}}\\medskip\n",
                      key ? "ANSWER KEY \\ensuremath{\\cdot} FOR THE TEACHER" : "WORKSHEET", latex_escape(doc.title));
   out += "\\noindent\\begin{tabularx}{\\linewidth}{@{}>{\\bfseries}l>{\\hsize=1.4\\hsize}X>{\\bfseries}l>{\\hsize=.6\\hsize}X>{\\bfseries}lp{18mm}@{}}\n";
   out += fmt::format("Name & {} & Student ID & {} & Score & \\hfill / {} \\\\\\cline{{2-2}}\\cline{{4-4}}\\cline{{6-6}}\n",
                      breakable(name), breakable(doc.student), format_exact(doc.max_score));
   out += "\\end{tabularx}\n\n";
-  out += fmt::format("{{\\small Variant {} \\ensuremath{{\\cdot}} Seed {} \\ensuremath{{\\cdot}} Rubric {} \\ensuremath{{\\cdot}} {}}}\n\n",
-                     doc.variant, doc.seed, latex_escape(doc.rubric), generator_version);
+  out += fmt::format("{{\\small Variant {}{} \\ensuremath{{\\cdot}} Rubric {} \\ensuremath{{\\cdot}} {}}}\n\n",
+                     doc.variant, doc.seed ? fmt::format(" \\ensuremath{{\\cdot}} Seed {}", *doc.seed) : std::string(),
+                     latex_escape(doc.rubric), generator_version);
   if (!doc.check_url.empty())
     out += fmt::format("{{\\small Check your answers at \\textbf{{{}}} with your access code \\textbf{{{}}}}}\n\n",
                        breakable(doc.check_url), latex_escape(doc.access_code));

@@ -71,8 +71,9 @@ std::string markdown_text(std::string_view text) {
 
 std::string render_markdown(const SheetDocument& doc) {
   std::string out = fmt::format("# {}: {}\n\n", doc.title, doc.sheet == Sheet::key ? "answer key" : "worksheet");
-  out += fmt::format("Student: {} · Variant: {} · Seed: {} · Rubric: {} · {}\n\n",
-                     doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant, doc.seed, doc.rubric, generator_version);
+  out += fmt::format("Student: {} · Variant: {} · {}Rubric: {} · {}\n\n",
+                     doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant,
+                     doc.seed ? fmt::format("Seed: {} · ", *doc.seed) : std::string(), doc.rubric, generator_version);
   if (!doc.check_url.empty())
     out += fmt::format("Check your answers at {} with your access code **{}**.\n\n", markdown_text(doc.check_url),
                        markdown_text(doc.access_code));

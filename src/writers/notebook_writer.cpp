@@ -422,16 +422,17 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
   NotebookBuilder nb;
 
   std::string header = fmt::format("# {}: {}\n\n", doc.title, key ? "answer key" : "worksheet");
-  header += fmt::format("Student: {} · Variant: {} · Seed: {} · Rubric: {} · {}\n\n",
-                        doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant, doc.seed, doc.rubric,
-                        generator_version);
+  header += fmt::format("Student: {} · Variant: {} · {}Rubric: {} · {}\n\n",
+                        doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant,
+                        doc.seed ? fmt::format("Seed: {} · ", *doc.seed) : std::string(), doc.rubric, generator_version);
   if (!key)
     header += "Run the cells from the top (Shift+Enter). In each answer cell, replace every `None` with your "
               "answer, to the decimal places asked, or compute it with the helpers and NumPy. Then save the "
               "notebook and hand it in as it is: attnmark reads the answers you typed, and the output of the "
               "ones you computed, so run every cell before you hand it in.\n";
-  const Json header_data = {{"rubric", variant.rubric}, {"student", variant.student}, {"seed", variant.seed},
-                            {"variant", variant.id_text()}, {"generator", generator_version}};
+  Json header_data = {{"rubric", variant.rubric}, {"student", variant.student}, {"seed", variant.seed},
+                      {"variant", variant.id_text()}, {"generator", generator_version}};
+  if (!doc.seed) header_data.erase("seed");  // a served class's (SheetDocument::seed)
   // Jupyter keeps a cell that is not deletable; the notebook's own metadata
   // holds the header again, for a notebook whose header cell was lost anyway.
   nb.markdown("header", header, {{"attnmark", header_data}, {"deletable", false}, {"editable", false}});

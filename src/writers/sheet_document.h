@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,9 @@ struct SheetDocument {
   std::string rubric;    // the rubric's name
   std::string student;   // may be empty
   std::string variant;   // 16 hex digits
-  std::uint64_t seed = 0;
+  // Absent on a served class's worksheet: with the rubric, the seed makes
+  // every classmate's key, and that class checks on its page instead.
+  std::optional<std::uint64_t> seed;
   double max_score = 0;
   std::vector<QuestionSection> questions;
   // A served class (attnmark serve): the page where the student checks their
