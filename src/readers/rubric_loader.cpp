@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 #include <set>
 
 #include "base/error.h"
@@ -69,9 +70,18 @@ class Loader {
     if (!questions->is_sequence() || questions->items.empty())
       fail(*questions, fmt::format("questions: expected a list of one or more questions; got {}", describe(*questions)));
     std::set<std::string> ids;
+    std::map<std::string, std::string> by_variable;  // a notebook's answer names: q_1_scores → q-1
     for (std::size_t i = 0; i < questions->items.size(); ++i) {
       QuestionSpec q = question(questions->items[i], i);
       if (!ids.insert(q.id).second) fail(questions->items[i], fmt::format("{}: two questions have the id '{}'", q.id, q.id));
+      // Ids that differ only where a Python name cannot (q-1, q_1) would share a notebook's answer variables.
+      std::string stem = answer_variable(q.id, Part::scores);  // "q_1_scores"
+      stem.resize(stem.size() - std::string_view("scores").size());
+      const auto [it, fresh] = by_variable.emplace(stem, q.id);
+      if (!fresh)
+        fail(questions->items[i], fmt::format("{}: the ids '{}' and '{}' differ only in punctuation, and a notebook "
+                                              "would name both questions' answers {}…; rename one",
+                                              q.id, it->second, q.id, stem));
       rubric.questions.push_back(std::move(q));
     }
     return rubric;

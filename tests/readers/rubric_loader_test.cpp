@@ -294,6 +294,25 @@ TEST_CASE("two questions with the same id are refused at the second") {
   require_error(lesson_q1 + second, 10, 5, "q1: two questions have the id 'q1'");
 }
 
+TEST_CASE("two question ids a notebook would give the same answer names are refused at the second") {
+  const std::string second = yaml({
+      "  - id: q_1",                                 // 10
+      "    task: one-token",                         // 11
+      "    tokens: [bus, is, late]",                 // 12
+      "    query_token: late",                       // 13
+      "    inputs:",                                 // 14
+      "      query: [1, 0]",                         // 15
+      "      keys: [[2, 1], [0, 2], [1, 1]]",        // 16
+      "      values: [[10, 0], [0, 10], [5, 5]]",    // 17
+      "    ask: [scores]",                           // 18
+  });
+  std::string first = lesson_q1;  // as q-1: a line more, so the second question starts on line 11
+  first.replace(first.find("  - task:"), 9, "  - id: q-1\n    task:");
+  require_error(first + second, 11, 5,
+                "q_1: the ids 'q-1' and 'q_1' differ only in punctuation, and a notebook would name both questions' "
+                "answers q_1_…; rename one");
+}
+
 TEST_CASE("a question that is not a map is refused") {
   require_error(yaml({"questions:", "  - one-token"}), 2, 5,
                 "q1: expected a map describing the question; got 'one-token'");
