@@ -279,9 +279,12 @@ TEST_CASE("a negative or non-integer seed is refused") {
   CHECK(load("seed: 18446744073709551615\n" + lesson_q1).seed == 18446744073709551615ULL);
 }
 
-TEST_CASE("two questions with the same id are refused at the second") {
-  const std::string second = yaml({
-      "  - id: q1",                                  // 10
+namespace {
+
+// A second question, with the id `id`, to follow lesson_q1 (lines 10-18).
+std::string second_question(const std::string& id) {
+  return yaml({
+      "  - id: " + id,                               // 10
       "    task: one-token",                         // 11
       "    tokens: [bus, is, late]",                 // 12
       "    query_token: late",                       // 13
@@ -291,21 +294,16 @@ TEST_CASE("two questions with the same id are refused at the second") {
       "      values: [[10, 0], [0, 10], [5, 5]]",    // 17
       "    ask: [scores]",                           // 18
   });
-  require_error(lesson_q1 + second, 10, 5, "q1: two questions have the id 'q1'");
+}
+
+}  // namespace
+
+TEST_CASE("two questions with the same id are refused at the second") {
+  require_error(lesson_q1 + second_question("q1"), 10, 5, "q1: two questions have the id 'q1'");
 }
 
 TEST_CASE("two question ids a notebook would give the same answer names are refused at the second") {
-  const std::string second = yaml({
-      "  - id: q_1",                                 // 10
-      "    task: one-token",                         // 11
-      "    tokens: [bus, is, late]",                 // 12
-      "    query_token: late",                       // 13
-      "    inputs:",                                 // 14
-      "      query: [1, 0]",                         // 15
-      "      keys: [[2, 1], [0, 2], [1, 1]]",        // 16
-      "      values: [[10, 0], [0, 10], [5, 5]]",    // 17
-      "    ask: [scores]",                           // 18
-  });
+  const std::string second = second_question("q_1");
   std::string first = lesson_q1;  // as q-1: a line more, so the second question starts on line 11
   first.replace(first.find("  - task:"), 9, "  - id: q-1\n    task:");
   require_error(first + second, 11, 5,
