@@ -1,5 +1,6 @@
 // attnmark generate | key | template RUBRIC: a student's worksheet, answer key or
 // blank answer file, or one per student of a roster.
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -116,6 +117,27 @@ struct ClassPage {
   std::optional<Classroom> room;
 };
 
+// Refuses, before anything is written, students the served class's roster
+// does not hold: their worksheets' access codes could never sign in. The
+// first few are named.
+void require_class_students(const ClassPage& page, const std::string& db, const std::vector<std::string>& students) {
+  if (!page.room) return;
+  std::vector<std::string> strangers;
+  for (const std::string& s : students)
+    if (!page.room->find(s)) strangers.push_back(s);
+  if (strangers.empty()) return;
+  constexpr std::size_t named = 5;
+  std::string names;
+  for (std::size_t i = 0; i < std::min(named, strangers.size()); ++i) {
+    if (i > 0) names += i + 1 == strangers.size() ? " and " : ", ";
+    names += quoted_printable(strangers[i]);
+  }
+  if (strangers.size() > named) names += fmt::format(" and {} more", strangers.size() - named);
+  const bool one = strangers.size() == 1;
+  throw Error(fmt::format("--db: {} {} not on the class roster in {}: {} access code{} could never sign in", names,
+                          one ? "is" : "are", db, one ? "its" : "their", one ? "" : "s"));
+}
+
 // The sheet's document, with the class page's address and the student's
 // code on a worksheet of a served class.
 SheetDocument document(const Rubric& rubric, const Variant& variant, Sheet sheet, const ClassPage& page) {
@@ -171,6 +193,11 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
                const HtmlStyle& style, std::ostream& out, std::ostream& err) {
   const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster,
                                                         {options.id_column, options.name_column});
+  {
+    std::vector<std::string> ids;
+    for (const RosterEntry& s : students) ids.push_back(s.student);
+    require_class_students(page, options.db, ids);
+  }
   const unsigned jobs = parse_jobs(options.jobs);
   std::vector<StudentOutput> outputs(students.size());
 
@@ -339,7 +366,7 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   if (!options.db.empty()) {
     if (options.command != "generate") throw Error("--db: only generate prints the class page and access codes");
     if (options.url.empty()) throw Error("--db: give --url too, the class page's address students open");
-    Store store(options.db, false);
+    Store store(options.db, StoreUse::read);
     page.room = Classroom::from_record(store.load_class());
     if (page.room->seed() != seed || page.room->rubric().name != rubric.name)
       throw Error(fmt::format("--db: {} serves rubric {} with seed {}; these worksheets are rubric {} with seed {}",
@@ -350,6 +377,9 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
     throw Error("--url: give --db too, the served class whose access codes the worksheets print");
   }
   if (!options.roster.empty()) return run_roster(options, job, rubric, seed, page, style, out, err);
+  if (page.room && student.empty())
+    throw Error("--db: give --student ID or --roster CSV, the students of the class whose access codes the worksheets print");
+  require_class_students(page, options.db, {student});
   const Variant variant = make_variant(rubric, seed, student);
   const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
   emit(options, render(job, rubric, variant, std::string(), style, page), what, out, err);

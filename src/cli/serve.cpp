@@ -101,9 +101,26 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  Server server(store, room, settings, token);
+  Server server(store, room, settings, token, err);
   const int port = server.bind();
-  const std::string host = settings.host.find(':') != std::string::npos ? "[" + settings.host + "]" : settings.host;
+  // The addresses printed: the host as given, but a wildcard (0.0.0.0, ::) is
+  // no address to open: students get this machine's own on the network, the
+  // teacher (at this machine) its loopback one.
+  const std::string bound = server.address();
+  const Reach reach = reach_of(bound);
+  const auto url = [](const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; };
+  const std::string students_host =
+      reach == Reach::every_address ? "<this machine's address>" : url(printable(settings.host, 200));
+  const std::string teacher_host = reach != Reach::every_address      ? url(printable(settings.host, 200))
+                                   : bound.find(':') != std::string::npos ? "[::1]"
+                                                                          : "127.0.0.1";
+  const std::string reach_line =
+      reach == Reach::this_machine
+          ? "  (only this machine can reach it; --host 0.0.0.0 opens it to the network)\n"
+      : reach == Reach::every_address
+          ? "  (open to the network: students use this machine's address on the class's network, as `hostname -I` "
+            "lists it; the teacher's address works on this machine)\n"
+          : fmt::format("  (open to the network: students use this machine's address {})\n", printable(settings.host, 200));
   out << fmt::format(
       "attnmark serve: {} for {} student{} from {} (rubric {}, seed {})\n"
       "  students: http://{}:{}/\n"
@@ -111,10 +128,8 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
       "{}"
       "Press Ctrl-C to stop.\n",
       printable(display_title(room.rubric()), 200), room.roster().size(), room.roster().size() == 1 ? "" : "s",
-      printable(options.db, 500), printable(room.rubric().name, 200), room.seed(), host, port, host, port, token,
-      settings.host == "127.0.0.1" || settings.host == "localhost"
-          ? "  (only this machine can reach it; --host 0.0.0.0 opens it to the network)\n"
-          : "");
+      printable(options.db, 500), printable(room.rubric().name, 200), room.seed(), students_host, port, teacher_host,
+      port, token, reach_line);
   out.flush();
 
   std::thread watcher([&server, stop_signals] {
@@ -131,7 +146,7 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
 }
 
 int run_access_codes(const Options& options, std::ostream& out, std::ostream&) {
-  Store store(options.db, false);
+  Store store(options.db, StoreUse::read);
   const Classroom room = Classroom::from_record(store.load_class());
   std::string csv = "student,code\r\n";
   for (const RosterEntry& e : room.roster()) csv += csv_text_field(e.student) + "," + room.code_of(e.student) + "\r\n";
@@ -143,7 +158,7 @@ int run_mark_db(const Options& options, std::ostream&, std::ostream& err) {
   if (options.out_dir.empty()) throw Error("mark: --out DIR is required");
   if (!options.rubrics.empty() || !options.inputs.empty())
     throw Error("mark --db: the class's rubric and attempts are in the database; give no RUBRIC or INPUT");
-  Store store(options.db, false);
+  Store store(options.db, StoreUse::read);
   const Classroom room = Classroom::from_record(store.load_class());
   const std::vector<AttemptRecord> attempts = store.all_attempts();
   const std::size_t counted = write_class_reports(room, attempts, parse_score_rule(options.score), options.out_dir,

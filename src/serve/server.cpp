@@ -1,6 +1,8 @@
 #include "serve/server.h"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <charconv>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <unordered_map>
 
 #include "base/error.h"
@@ -70,7 +73,28 @@ std::int64_t parse_date(const std::string& option, const std::string& text) {
   return static_cast<std::int64_t>(t);
 }
 
+Reach reach_of(const std::string& address) {
+  in_addr v4{};
+  if (inet_pton(AF_INET, address.c_str(), &v4) == 1) {
+    const std::uint32_t a = ntohl(v4.s_addr);
+    return a == 0 ? Reach::every_address : (a >> 24) == 127 ? Reach::this_machine : Reach::network;
+  }
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_UNSPECIFIED(&v6)) return Reach::every_address;
+    if (IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127)) return Reach::this_machine;
+  }
+  return Reach::network;
+}
+
 namespace {
+
+// What a student is told when their check could not be stored (the store
+// failed: locked by another program, a full disk); the teacher reads why on
+// the server's standard error.
+constexpr const char* unsaved_check = "your check could not be saved just now; try again in a minute";
+// ... and when any other request failed inside the server.
+constexpr const char* unanswered = "the class page could not answer just now; try again in a minute";
 
 std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
@@ -165,6 +189,18 @@ class FailureLimiter {
 class HttpServer : public httplib::Server {
  public:
   void lengthen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+  // The numeric address the socket is bound to, or "" when it is not.
+  std::string bound_address() const {
+    sockaddr_storage address{};
+    socklen_t size = sizeof address;
+    if (getsockname(svr_sock_, reinterpret_cast<sockaddr*>(&address), &size) != 0) return {};
+    char text[INET6_ADDRSTRLEN] = "";
+    if (address.ss_family == AF_INET)
+      inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&address)->sin_addr, text, sizeof text);
+    else if (address.ss_family == AF_INET6)
+      inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&address)->sin6_addr, text, sizeof text);
+    return text;
+  }
 };
 
 struct Session {
@@ -181,6 +217,8 @@ struct Server::Impl {
   const Classroom& room;
   ServeSettings settings;
   std::string teacher_token;
+  std::ostream& log;
+  std::mutex log_mutex;
   HttpServer http;
   int port = 0;
 
@@ -188,13 +226,21 @@ struct Server::Impl {
   std::unordered_map<std::string, Session> sessions;  // by random id
   FailureLimiter per_id, per_address;
 
-  Impl(Store& s, const Classroom& r, ServeSettings st, std::string token)
+  Impl(Store& s, const Classroom& r, ServeSettings st, std::string token, std::ostream& l)
       : store(s),
         room(r),
         settings(std::move(st)),
         teacher_token(std::move(token)),
+        log(l),
         per_id(settings.failures_per_id, settings.failure_window_seconds),
         per_address(settings.failures_per_address, settings.failure_window_seconds) {}
+
+  // One line to the teacher's standard error, whole however many threads tell.
+  void tell_teacher(const std::string& line) {
+    std::lock_guard lock(log_mutex);
+    log << "attnmark serve: " << utc_text(now_seconds()) << ": " << line << "\n";
+    log.flush();
+  }
 
   bool closed() const { return settings.close_at && now_seconds() >= *settings.close_at; }
   bool reveal() const {
@@ -266,21 +312,29 @@ struct Server::Impl {
 
   // Checks a student's code, rate limited. Returns "" when signed in, else
   // the HTTP status to answer with (401 or 429) in `status` and a message.
+  // An id past its failures is refused even with its right code: that is what
+  // stops guessing one student's code. An address past its failures is
+  // refused only wrong codes: behind a school's NAT or a proxy a whole class
+  // is one address, and others' typos must not keep a student out.
   std::string sign_in(const std::string& student, const std::string& code, const std::string& address, int& status) {
+    const char* too_many = "too many failed sign-ins; wait a few minutes and try again";
     // Counted by at most 200 bytes of the id: a 60 KB id costs the table no more than a short one.
     const std::string id_key = "id:" + student.substr(0, 200);
-    if (per_id.blocked(id_key) || per_address.blocked("addr:" + address)) {
+    const std::string address_key = "addr:" + address;
+    if (per_id.blocked(id_key)) {
       status = 429;
-      return "too many failed sign-ins; wait a few minutes and try again";
+      return too_many;
     }
     const RosterEntry* entry = room.find(student);
     // The code is compared even for an id not on the roster, so the time taken says nothing of the roster.
     const bool ok = codes_match(room.code_of(student), code) && entry;
     if (ok) return {};
+    // Counted while the address is held too, so its id's limit still holds.
     per_id.fail(id_key);
-    per_address.fail("addr:" + address);
-    status = 401;
-    return "wrong student id or access code";
+    const bool address_held = per_address.blocked(address_key);
+    per_address.fail(address_key);
+    status = address_held ? 429 : 401;
+    return address_held ? too_many : "wrong student id or access code";
   }
 
   // ---- Checking ----
@@ -290,13 +344,26 @@ struct Server::Impl {
     std::int64_t attempt = 0;  // its id when stored
     bool stored = false;
     std::string refused;       // why not checked (attempts used up)
+    bool unsaved = false;      // the store failed: neither checked nor kept (the teacher was told why)
   };
+  // The outcome of a check the store failed, its reason told to the teacher.
+  Outcome unsaved(const std::string& student, const Error& e) {
+    tell_teacher(fmt::format("a check by {} was not saved, and its student was asked to try again: {}",
+                             quoted_printable(student), e.report()));
+    Outcome o;
+    o.unsaved = true;
+    return o;
+  }
   Outcome check(const std::string& student, const std::string& answers_json, std::string& problem) {
     Outcome o;
     const bool is_closed = closed();
-    if (!is_closed && settings.attempts && store.attempt_count_of(student) >= *settings.attempts) {
-      o.refused = fmt::format("you have used all {} attempts", *settings.attempts);
-      return o;
+    try {
+      if (!is_closed && settings.attempts && store.attempt_count_of(student) >= *settings.attempts) {
+        o.refused = fmt::format("you have used all {} attempts", *settings.attempts);
+        return o;
+      }
+    } catch (const Error& e) {
+      return unsaved(student, e);
     }
     o.checked = room.check(student, answers_json, problem);
     if (!o.checked || is_closed) return o;
@@ -307,7 +374,11 @@ struct Server::Impl {
     a.score = o.checked->graded.marked ? o.checked->graded.marked->score : 0;
     a.max_score = o.checked->graded.marked ? o.checked->graded.marked->max_score : 0;
     a.feedback = o.checked->feedback;
-    o.attempt = store.add_attempt(a, settings.attempts);  // committed before the student hears of it
+    try {
+      o.attempt = store.add_attempt(a, settings.attempts);  // committed before the student hears of it
+    } catch (const Error& e) {
+      return unsaved(student, e);
+    }
     if (o.attempt == 0) {  // another check of theirs took the last attempt meanwhile
       o.checked.reset();
       o.refused = fmt::format("you have used all {} attempts", *settings.attempts);
@@ -341,6 +412,10 @@ struct Server::Impl {
       return json_error(res, status, why);
     std::string problem;
     const Outcome o = check(*student, answers->dump(), problem);
+    if (o.unsaved) {
+      res.set_header("Retry-After", "60");
+      return json_error(res, 503, unsaved_check);
+    }
     if (!o.refused.empty()) return json_error(res, 403, o.refused);
     if (!o.checked) return json_error(res, 400, problem);
     res.set_header("X-Attnmark-Stored", o.stored ? "yes" : "no (the class is closed)");
@@ -574,6 +649,11 @@ struct Server::Impl {
     const std::map<std::string, std::string> fields = answer_fields(req);
     std::string problem;
     const Outcome o = check(s.student, answers_from_fields(fields), problem);
+    if (o.unsaved) {
+      res.status = 503;
+      res.set_header("Retry-After", "60");
+      return res.set_content(student_page(s, fields, nullptr, unsaved_check), "text/html; charset=utf-8");
+    }
     if (!o.checked) {
       res.status = o.refused.empty() ? 400 : 403;
       return res.set_content(student_page(s, fields, nullptr, o.refused.empty() ? problem : o.refused),
@@ -702,6 +782,67 @@ struct Server::Impl {
                     "text/csv; charset=utf-8");
   }
 
+  // ---- Request bodies ----
+
+  void not_found(const httplib::Request&, httplib::Response& res) { res.status = 404; }
+
+  // A route whose body is read by read_body before `handler` runs. Every
+  // request with a body goes through it, never through cpp-httplib's own
+  // reading: Debian's libcpp-httplib is compiled with a cap of 8 KiB on a
+  // form-encoded body (CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH, which
+  // no define here can change) and none on a chunked one. Read here, every
+  // body has one limit, settings.max_body_bytes, whatever its Content-Type.
+  httplib::Server::HandlerWithContentReader with_body(void (Impl::*handler)(const httplib::Request&, httplib::Response&)) {
+    return [this, handler](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+      httplib::Request full = req;
+      if (read_body(full, res, reader)) (this->*handler)(full, res);
+    };
+  }
+
+  // Reads the body into req (body, and params or files as cpp-httplib would
+  // fill them). False, with res.status 413 or 400, when it is too large or
+  // malformed.
+  bool read_body(httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    const std::size_t max = settings.max_body_bytes;
+    std::size_t size = 0;
+    bool over = false;
+    // Past the limit the rest is read and dropped, as cpp-httplib drops a body
+    // whose Content-Length is too large: the connection's next request then
+    // starts where it should.
+    const auto keep = [&](std::string* into, const char* data, std::size_t n) {
+      size += n;
+      over = over || size > max;
+      if (!over && into) into->append(data, n);
+      return true;
+    };
+    bool read = false;
+    if (req.is_multipart_form_data()) {
+      std::string* part = nullptr;
+      read = reader(
+          [&](const httplib::MultipartFormData& file) {
+            // A part costs its names too, so no flood of empty parts grows the table.
+            size += 1 + file.name.size() + file.filename.size() + file.content_type.size();
+            over = over || size > max;
+            part = over ? nullptr : &req.files.emplace(file.name, file)->second.content;
+            return true;
+          },
+          [&](const char* data, std::size_t n) { return keep(part, data, n); });
+    } else {
+      read = reader([&](const char* data, std::size_t n) { return keep(&req.body, data, n); });
+    }
+    if (over || res.status == 413) {
+      res.status = 413;
+      return false;
+    }
+    if (!read) {
+      res.status = 400;
+      return false;
+    }
+    if (req.get_header_value("Content-Type").starts_with("application/x-www-form-urlencoded"))
+      httplib::detail::parse_query_text(req.body, req.params);
+    return true;
+  }
+
   void routes() {
     http.set_payload_max_length(settings.max_body_bytes);
     // cpp-httplib gives each open connection a worker until it closes: enough
@@ -721,8 +862,10 @@ struct Server::Impl {
                               {"Cache-Control", "no-store"},
                               {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
                                                           "form-action 'self'; frame-ancestors 'none'"}});
-    http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-      std::string what = "internal error";
+    // A failure inside a handler: the teacher reads why on standard error;
+    // the student, a sentence for them (JSON for the API, else a page).
+    http.set_exception_handler([this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+      std::string what = "an unknown exception";
       try {
         std::rethrow_exception(ep);
       } catch (const Error& e) {
@@ -731,23 +874,33 @@ struct Server::Impl {
         what = e.what();
       } catch (...) {
       }
+      tell_teacher(fmt::format("{} {} failed: {}", printable(req.method, 20), printable(req.path, 200), printable(what, 1000)));
+      if (req.path.starts_with("/api/")) return json_error(res, 500, unanswered);
       res.status = 500;
-      res.set_content(nlohmann::json{{"error", printable(what, 1000)}}.dump() + "\n", "application/json");
+      res.set_content(page("Not answered", settings.style, std::string("<p class=\"notice\">") + unanswered + "</p>\n"),
+                      "text/html; charset=utf-8");
     });
-    http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    http.set_error_handler([this](const httplib::Request&, httplib::Response& res) {
       if (!res.body.empty()) return;
       if (res.status == 413)
-        res.set_content("{\"error\":\"the request is larger than 64 KiB\"}\n", "application/json");
+        res.set_content(nlohmann::json{{"error", fmt::format("the request is larger than {} KiB", settings.max_body_bytes / 1024)}}
+                                .dump() + "\n",
+                        "application/json");
       else if (res.status == 404)
         res.set_content("{\"error\":\"not found\"}\n", "application/json");
     });
     http.Get("/", [this](const auto& req, auto& res) { get_root(req, res); });
     http.Get("/attempt", [this](const auto& req, auto& res) { get_attempt(req, res); });
-    http.Post("/signin", [this](const httplib::Request& req, httplib::Response& res) { post_signin(req, res); });
-    http.Post("/check", [this](const httplib::Request& req, httplib::Response& res) { post_check(req, res); });
-    http.Post("/settings", [this](const httplib::Request& req, httplib::Response& res) { post_settings(req, res); });
-    http.Post("/signout", [this](const httplib::Request& req, httplib::Response& res) { post_signout(req, res); });
-    http.Post("/api/check", [this](const httplib::Request& req, httplib::Response& res) { api_check(req, res); });
+    http.Post("/signin", with_body(&Impl::post_signin));
+    http.Post("/check", with_body(&Impl::post_check));
+    http.Post("/settings", with_body(&Impl::post_settings));
+    http.Post("/signout", with_body(&Impl::post_signout));
+    http.Post("/api/check", with_body(&Impl::api_check));
+    // Any other request with a body: read (and limited) the same way, then 404.
+    http.Post(".*", with_body(&Impl::not_found));
+    http.Put(".*", with_body(&Impl::not_found));
+    http.Patch(".*", with_body(&Impl::not_found));
+    http.Delete(".*", with_body(&Impl::not_found));
     http.Get("/teacher", [this](const auto& req, auto& res) { get_teacher(req, res); });
     http.Get("/teacher/student", [this](const auto& req, auto& res) { get_teacher_student(req, res); });
     http.Get("/teacher/summary.html", [this](const auto& req, auto& res) { get_teacher_summary(req, res); });
@@ -757,8 +910,8 @@ struct Server::Impl {
   }
 };
 
-Server::Server(Store& store, const Classroom& room, ServeSettings settings, std::string teacher_token)
-    : impl_(std::make_unique<Impl>(store, room, std::move(settings), std::move(teacher_token))) {
+Server::Server(Store& store, const Classroom& room, ServeSettings settings, std::string teacher_token, std::ostream& log)
+    : impl_(std::make_unique<Impl>(store, room, std::move(settings), std::move(teacher_token), log)) {
   impl_->routes();
 }
 
@@ -778,6 +931,8 @@ int Server::bind() {
   impl_->http.lengthen_backlog();
   return impl_->port;
 }
+
+std::string Server::address() const { return impl_->http.bound_address(); }
 
 void Server::run() { impl_->http.listen_after_bind(); }
 

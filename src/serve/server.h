@@ -1,8 +1,9 @@
 // serve/server.h: attnmark serve's HTTP server (cpp-httplib): the students'
 // page, the JSON API and the teacher's page, over one Store.
 //
-//   Server server(store, room, settings, teacher_token);
+//   Server server(store, room, settings, teacher_token, std::cerr);
 //   int port = server.bind();   // 0 in settings: any free port
+//   reach_of(server.address())  // who can open the page
 //   server.run();               // until stop(), from another thread or a signal watcher
 //
 // Routes (docs/serve.md): GET / (sign-in, or the student's worksheet),
@@ -17,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,12 +37,24 @@ struct ServeSettings {
   std::optional<std::int64_t> reveal_after;   // --reveal-after, Unix seconds (with the rubric's reveal_answers)
   ScoreRule score = ScoreRule::best;          // --score
   HtmlStyle style;                            // the page's theme and text size until a student chooses
-  int failures_per_id = 10;                   // failed sign-ins allowed per student id per window
-  int failures_per_address = 50;              // ... and per client address
+  // Failed sign-ins allowed in a window. Past failures_per_id, the id is
+  // refused (429) even with its right code. Past failures_per_address, a wrong
+  // code from that address is 429 but a right one still signs in: behind a
+  // school's NAT or a proxy a whole class is one address.
+  int failures_per_id = 10;
+  int failures_per_address = 50;
   int failure_window_seconds = 15 * 60;
-  std::size_t max_body_bytes = 64 * 1024;     // larger requests are refused with 413
+  std::size_t max_body_bytes = 64 * 1024;     // larger requests are refused with 413, whatever their Content-Type
   std::size_t workers = 256;                  // threads serving connections (each open connection holds one)
 };
+
+// Who can open the page at a numeric listening address (Server::address()).
+enum class Reach {
+  this_machine,   // 127.0.0.0/8, ::1
+  every_address,  // 0.0.0.0 or ::: the network, at any address of this machine
+  network,        // the network, at this one address of the machine
+};
+Reach reach_of(const std::string& address);
 
 // The seconds since 1970 of a date given as YYYY-MM-DD (midnight UTC) or
 // YYYY-MM-DDTHH:MM[:SS][Z] (UTC). Throws Error ("--close: expected a date
@@ -49,14 +63,18 @@ std::int64_t parse_date(const std::string& option, const std::string& text);
 
 class Server {
  public:
-  // `teacher_token` is the token that opens /teacher (its hash is in the store).
-  Server(Store& store, const Classroom& room, ServeSettings settings, std::string teacher_token);
+  // `teacher_token` is the token that opens /teacher (its hash is in the
+  // store). `log` is the teacher's standard error: what went wrong that a
+  // student is not told in full (the store failing mid-class), one line each.
+  Server(Store& store, const Classroom& room, ServeSettings settings, std::string teacher_token, std::ostream& log);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
   // Binds the address; returns the port. Throws Error when it cannot.
   int bind();
+  // The numeric address bound ("127.0.0.1", "0.0.0.0", "::"). REQUIRES: bind() succeeded.
+  std::string address() const;
   // Serves until stop(). REQUIRES: bind() succeeded.
   void run();
   // Stops run() (from any thread).

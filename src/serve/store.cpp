@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -12,6 +13,22 @@
 
 namespace attnmark {
 namespace {
+
+// What a file refused for holding no class is told, by the reading commands
+// and by load_class alike.
+constexpr const char* no_class = "holds no class yet; start attnmark serve with a rubric, --seed and --roster first";
+
+// An SQLite failure (`code`, SQLite's `why`) in attnmark's words, for every
+// statement alike: a lock another program holds, and a file that is not a
+// database (or is damaged), each say so. `first_touch`: the first read of the
+// file, where any failure but a lock means it is no database attnmark can read.
+[[noreturn]] void throw_failure(int code, const std::string& path, const std::string& why, bool first_touch = false) {
+  if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+    throw Error(path, 0, 0, "is locked by another program (is another attnmark serve using it?); stop it first");
+  if (first_touch || code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+    throw Error(path, 0, 0, fmt::format("is not an attnmark database, or is damaged ({})", why));
+  throw Error(path, 0, 0, why);
+}
 
 // One prepared statement, finalised when it goes out of scope.
 class Statement {
@@ -50,25 +67,31 @@ class Statement {
   double real(int column) const { return sqlite3_column_double(stmt_, column); }
 
  private:
-  [[noreturn]] void fail() const { throw Error(path_, 0, 0, sqlite3_errmsg(db_)); }
+  [[noreturn]] void fail() const;
   sqlite3* db_;
   const std::string& path_;
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+void Statement::fail() const { throw_failure(sqlite3_errcode(db_), path_, sqlite3_errmsg(db_)); }
+
 // Runs SQL without results; throws Error with the file's name on failure.
 void exec(sqlite3* db, const std::string& path, const char* sql) {
   char* message = nullptr;
   if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-    std::string text = message ? message : sqlite3_errmsg(db);
+    const std::string why = message ? message : sqlite3_errmsg(db);
     sqlite3_free(message);
-    const int code = sqlite3_errcode(db);
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-      throw Error(path, 0, 0, "is locked by another program (is another attnmark serve using it?); stop it first");
-    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
-      throw Error(path, 0, 0, fmt::format("is not an attnmark database, or is damaged ({})", text));
-    throw Error(path, 0, 0, text);
+    throw_failure(sqlite3_errcode(db), path, why);
   }
+}
+
+// The names of the file's own tables (SQLite's internal sqlite_* left out).
+std::vector<std::string> table_names(sqlite3* db, const std::string& path) {
+  Statement s(db, path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  std::vector<std::string> out;
+  while (s.step())
+    if (const std::string name = s.text(0); !name.starts_with("sqlite_")) out.push_back(name);
+  return out;
 }
 
 // The schema, one step per version: step i takes a file from version i to
@@ -98,12 +121,17 @@ struct Store::Pending {
   std::string error;
 };
 
-Store::Store(const std::string& path, bool create, int busy_ms) : path_(path) {
+Store::Store(const std::string& path, StoreUse use, int busy_ms) : path_(path) {
+  const bool serving = use == StoreUse::serve;
   std::error_code ec;
-  if (!create && !std::filesystem::exists(path, ec))
+  if (!serving && !std::filesystem::exists(path, ec))
     throw Error(path, 0, 0, "does not exist; attnmark serve creates it at its first start");
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX, nullptr) !=
-      SQLITE_OK) {
+  // Read-write even to read: the last connection to close a WAL file is the
+  // one that folds its -wal back in and removes it and the -shm, which a
+  // read-only one leaves behind. Reading never writes: no statement below
+  // writes unless `serving`.
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | (serving ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw Error(path, 0, 0, fmt::format("cannot be opened as a database ({})", why));
@@ -111,29 +139,45 @@ Store::Store(const std::string& path, bool create, int busy_ms) : path_(path) {
   try {
     sqlite3_busy_timeout(db_, busy_ms);
     sqlite3_extended_result_codes(db_, 0);
-    // Reading the schema version is the first touch of the file: a file that
-    // is not a database fails here.
+    // What the file is, read before anything is written to it. Reading the
+    // schema version is the first touch of the file: a file that is not a
+    // database fails here.
     const int version = schema_version();
+    const std::vector<std::string> tables = table_names(db_, path_);
+    const bool has_meta = std::find(tables.begin(), tables.end(), "meta") != tables.end();
+    // An attnmark file is empty (new) at version 0, and has its meta table from version 1 on.
+    if ((version == 0 && !tables.empty()) || (version > 0 && !has_meta))
+      throw Error(path, 0, 0, "is an SQLite database of another program (it has no attnmark class); choose a new file for --db");
     if (version > store_schema_version)
       throw Error(path, 0, 0,
                   fmt::format("was written by a newer attnmark (schema version {}; this one reads up to {}); "
                               "use that attnmark, or start a new database",
                               version, store_schema_version));
-    exec(db_, path_, "PRAGMA journal_mode=WAL");
-    exec(db_, path_, "PRAGMA synchronous=FULL");
-    exec(db_, path_, "PRAGMA foreign_keys=ON");
-    if (version < store_schema_version) {
-      exec(db_, path_, "BEGIN IMMEDIATE");
-      try {
-        // Read again inside the write lock: another program may have migrated it meanwhile.
-        for (int v = schema_version(); v < store_schema_version; ++v) {
-          exec(db_, path_, migrations[v]);
-          exec(db_, path_, fmt::format("PRAGMA user_version={}", v + 1).c_str());
+    if (!serving) {
+      if (version == 0) throw Error(path, 0, 0, no_class);
+      // Migrating is writing: the next start of attnmark serve does it.
+      if (version < store_schema_version)
+        throw Error(path, 0, 0,
+                    fmt::format("was written by an older attnmark (schema version {}); start attnmark serve --db on it "
+                                "once to bring it up to date",
+                                version));
+    } else {
+      exec(db_, path_, "PRAGMA journal_mode=WAL");
+      exec(db_, path_, "PRAGMA synchronous=FULL");
+      exec(db_, path_, "PRAGMA foreign_keys=ON");
+      if (version < store_schema_version) {
+        exec(db_, path_, "BEGIN IMMEDIATE");
+        try {
+          // Read again inside the write lock: another program may have migrated it meanwhile.
+          for (int v = schema_version(); v < store_schema_version; ++v) {
+            exec(db_, path_, migrations[v]);
+            exec(db_, path_, fmt::format("PRAGMA user_version={}", v + 1).c_str());
+          }
+          exec(db_, path_, "COMMIT");
+        } catch (...) {
+          sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+          throw;
         }
-        exec(db_, path_, "COMMIT");
-      } catch (...) {
-        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
       }
     }
     // A quick check of the pages finds a damaged file at start, not mid-class.
@@ -165,23 +209,14 @@ void Store::claim_for_serving() {
 int Store::schema_version() {
   std::lock_guard lock(db_mutex_);
   sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db_, "PRAGMA user_version", -1, &stmt, nullptr) != SQLITE_OK) {
-    const int code = sqlite3_errcode(db_);
-    const std::string why = sqlite3_errmsg(db_);
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-      throw Error(path_, 0, 0, "is locked by another program (is another attnmark serve using it?); stop it first");
-    throw Error(path_, 0, 0, fmt::format("is not an attnmark database, or is damaged ({})", why));
-  }
+  if (sqlite3_prepare_v2(db_, "PRAGMA user_version", -1, &stmt, nullptr) != SQLITE_OK)
+    throw_failure(sqlite3_errcode(db_), path_, sqlite3_errmsg(db_), true);
   const int rc = sqlite3_step(stmt);
   const int version = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
   const int code = sqlite3_errcode(db_);
   const std::string why = sqlite3_errmsg(db_);
   sqlite3_finalize(stmt);
-  if (version < 0) {
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-      throw Error(path_, 0, 0, "is locked by another program (is another attnmark serve using it?); stop it first");
-    throw Error(path_, 0, 0, fmt::format("is not an attnmark database, or is damaged ({})", why));
-  }
+  if (version < 0) throw_failure(code, path_, why, true);
   return version;
 }
 
@@ -209,7 +244,7 @@ ClassRecord Store::load_class() {
   r.seed = seed.empty() ? 0 : std::stoull(seed);
   r.roster_text = meta("roster");
   r.roster_file = meta("roster_file");
-  if (r.secret.empty()) throw Error(path_, 0, 0, "holds no class yet; start attnmark serve with a rubric, --seed and --roster first");
+  if (r.secret.empty()) throw Error(path_, 0, 0, no_class);
   return r;
 }
 

@@ -5,6 +5,7 @@
 //   Store store("class.sqlite");                    // opens or creates; migrates the schema
 //   if (!store.has_class()) store.set_class(record); // first start
 //   std::int64_t id = store.add_attempt(attempt);   // committed (to disk) when it returns
+//   Store in("class.sqlite", StoreUse::read);       // access-codes: never creates or writes the file
 //
 // The file is in WAL mode with synchronous=FULL: an attempt add_attempt has
 // returned survives kill -9 and a power cut. Attempts that arrive together
@@ -30,6 +31,17 @@ namespace attnmark {
 // newer ones refused.
 inline constexpr int store_schema_version = 1;
 
+// What a Store is opened for.
+enum class StoreUse {
+  // attnmark serve: the file is created when missing, migrated to
+  // store_schema_version and put in WAL mode, then written.
+  serve,
+  // access-codes, mark --db, generate --db: the file is read, never created,
+  // migrated or written (so one of an older schema is refused until attnmark
+  // serve has migrated it).
+  read,
+};
+
 // What a class is, stored at first start and read at every later one.
 struct ClassRecord {
   std::string secret;       // 64 hex digits; the access codes are HMACs of it
@@ -52,14 +64,18 @@ struct AttemptRecord {
 
 class Store {
  public:
-  // Opens `path`, creating it when missing. Throws Error naming the file when
-  // it is not a database ("is not an attnmark database (file is not a
-  // database)"), is locked by another program for more than `busy_ms`, or was
-  // written by a newer attnmark (its schema version is above
-  // store_schema_version).
-  // With `create` false, a missing file is an error too ("does not exist;
-  // attnmark serve creates it at its first start").
-  explicit Store(const std::string& path, bool create = true, int busy_ms = 2000);
+  // Opens `path`. Before anything is written, throws Error naming the file
+  // when it is not a database ("is not an attnmark database, or is damaged
+  // (file is not a database)"), is the SQLite database of another program
+  // (tables but no attnmark schema: "is an SQLite database of another
+  // program ..."), is locked by another program for more than `busy_ms`
+  // ("is locked by another program ..."), or was written by a newer attnmark
+  // (its schema version is above store_schema_version).
+  // With StoreUse::read, a missing file is an error too ("does not exist;
+  // attnmark serve creates it at its first start"), and so is an empty one
+  // ("holds no class yet; ...", as load_class says of a file whose class was
+  // never stored).
+  explicit Store(const std::string& path, StoreUse use = StoreUse::serve, int busy_ms = 2000);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;

@@ -193,6 +193,78 @@ TEST_CASE("serve: a wrong code is 401, a malformed body 400 with its message, a 
   CHECK(m.err.find("attnmark: 1 attempts of 2 students") == 0);
 }
 
+TEST_CASE("serve: every body is limited to 64 KiB whatever its Content-Type, form-encoded and chunked included", "[serve]") {
+  const fs::path dir = class_dir("bodies");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
+  REQUIRE(server.running());
+  const std::string code = code_of(db, "s001");
+  auto client = server.client();
+  // A check padded with JSON's white space to `size` bytes.
+  const auto padded = [&](std::size_t size) {
+    std::string body = check_body("s001", code, hard_attention);
+    REQUIRE(body.size() < size);
+    return body + std::string(size - body.size(), ' ');
+  };
+  const std::string too_large = "{\"error\":\"the request is larger than 64 KiB\"}\n";
+  // curl --data-binary sends application/x-www-form-urlencoded.
+  for (const char* type : {"application/x-www-form-urlencoded", "application/json"}) {
+    INFO(type);
+    for (const std::size_t size : {std::size_t{20 * 1024}, std::size_t{64 * 1024}}) {
+      INFO(size);
+      const auto r = client.Post("/api/check", padded(size), type);
+      REQUIRE(r);
+      CHECK(r->status == 200);
+      CHECK(r->get_header_value("X-Attnmark-Stored") == "yes");
+    }
+    const auto r = client.Post("/api/check", padded(64 * 1024 + 1), type);
+    REQUIRE(r);
+    CHECK(r->status == 413);
+    CHECK(r->body == too_large);
+    // Sent in chunks, with no Content-Length: the same limit.
+    for (const std::size_t size : {std::size_t{20 * 1024}, std::size_t{64 * 1024 + 1}}) {
+      INFO(size);
+      const std::string body = padded(size);
+      const auto chunked = client.Post(
+          "/api/check",
+          [&](std::size_t offset, httplib::DataSink& sink) {
+            if (offset < body.size()) sink.write(body.data() + offset, std::min<std::size_t>(4096, body.size() - offset));
+            else sink.done();
+            return true;
+          },
+          type);
+      REQUIRE(chunked);
+      CHECK(chunked->status == (size > 64 * 1024 ? 413 : 200));
+    }
+  }
+  // The student's form (multipart, as browsers send it) and a form-encoded
+  // one: 20 KiB is read, over 64 KiB refused.
+  Browser browser(server);
+  REQUIRE(browser.sign_in("s001", code) == 303);
+  const std::string csrf = Browser::csrf(browser.get("/")->body);
+  const std::string pad(20 * 1024, 'x');
+  auto r = browser.client.Post("/check", browser.headers(),
+                               httplib::MultipartFormDataItems{{"csrf", csrf, "", ""}, {"q1.weights.1.1", "1", "", ""},
+                                                               {"pad", pad, "", ""}});
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(r->body.find("<span class=\"bad\" title=\"wrong\">✗</span>") != std::string::npos);
+  r = browser.post("/check", {{"csrf", csrf}, {"q1.weights.1.1", "1"}, {"pad", pad}});
+  CHECK(r->status == 200);
+  r = browser.client.Post("/check", browser.headers(),
+                          httplib::MultipartFormDataItems{{"csrf", csrf, "", ""}, {"pad", std::string(65 * 1024, 'x'), "", ""}});
+  CHECK(r->status == 413);
+  r = browser.post("/check", {{"csrf", csrf}, {"pad", std::string(65 * 1024, 'x')}});
+  CHECK(r->status == 413);
+  // A path that takes no body: 404, whatever the body.
+  r = client.Post("/nowhere", std::string(20 * 1024, 'x'), "application/x-www-form-urlencoded");
+  CHECK(r->status == 404);
+  CHECK(r->body == "{\"error\":\"not found\"}\n");
+  // Answered and kept: 4 checks of 20 and 64 KiB, 2 chunked, and 2 forms.
+  const Run m = run_cli("mark --db '" + db + "' --out '" + (dir / "out").string() + "'");
+  CHECK(m.err.find("attnmark: 8 attempts of 1 students") == 0);
+}
+
 TEST_CASE("serve: failed sign-ins are limited per id and per address with 429", "[serve]") {
   const fs::path dir = class_dir("rate");
   const std::string db = (dir / "class.sqlite").string();
@@ -206,9 +278,46 @@ TEST_CASE("serve: failed sign-ins are limited per id and per address with 429", 
   // The eleventh try is refused even with the right code.
   CHECK(post("s001", code_of(db, "s001")) == 429);
   CHECK(post("s002", code_of(db, "s002")) == 200);  // another student is not held up
-  // Per address: 50 failures in all, spread over ids.
-  for (int i = 0; i < 40; ++i) post("guess" + std::to_string(i), "wrong");
-  CHECK(post("s003", code_of(db, "s003")) == 429);
+  // Per address: 50 failures in all, spread over ids; then a wrong code is
+  // 429 from that address, but a right one still signs in.
+  for (int i = 0; i < 40; ++i) CHECK(post("guess" + std::to_string(i), "wrong") == 401);
+  CHECK(post("guess40", "wrong") == 429);
+  CHECK(post("s003", "wrong") == 429);
+  CHECK(post("s003", code_of(db, "s003")) == 200);
+}
+
+TEST_CASE("serve: a class behind one address signs in with right codes after 50 failed sign-ins from it", "[serve]") {
+  // A school's NAT or a proxy: every student's requests come from one address.
+  const fs::path dir = class_dir("one-address");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 13)), dir);
+  REQUIRE(server.running());
+  auto client = server.client();
+  const auto post = [&](const std::string& student, const std::string& code) {
+    const auto r = client.Post("/api/check", check_body(student, code, hard_attention), "application/json");
+    REQUIRE(r);
+    return r->status;
+  };
+  const auto id = [](int i) { return "s0" + std::string(i < 10 ? "0" : "") + std::to_string(i); };
+  // 5 wrong codes each for 10 students: 50 failures from the address.
+  for (int i = 1; i <= 10; ++i)
+    for (int k = 0; k < 5; ++k) CHECK(post(id(i), "wrong-" + std::to_string(k)) == 401);
+  // Another student with the right code: checked, from the API and the form.
+  CHECK(post("s011", code_of(db, "s011")) == 200);
+  Browser browser(server);
+  CHECK(browser.sign_in("s012", code_of(db, "s012")) == 303);
+  CHECK(browser.get("/")->body.find("Signed in as <b>s012</b>") != std::string::npos);
+  // One of the ten, under their own limit, with the right code: checked too.
+  CHECK(post("s001", code_of(db, "s001")) == 200);
+  // A wrong code from the address is 429, from the API and the form.
+  const auto r = client.Post("/api/check", check_body("s013", "wrong", hard_attention), "application/json");
+  CHECK(r->status == 429);
+  CHECK(r->body == "{\"error\":\"too many failed sign-ins; wait a few minutes and try again\"}\n");
+  Browser other(server);
+  CHECK(other.sign_in("s013", "wrong") == 429);
+  // The per-id limit still holds behind the address: 10 failures lock s013, right code or not.
+  for (int k = 0; k < 8; ++k) CHECK(post("s013", "wrong") == 429);
+  CHECK(post("s013", code_of(db, "s013")) == 429);
 }
 
 TEST_CASE("serve: no student response holds a reference answer, the seed, the secret or the teacher's token", "[serve]") {
@@ -476,6 +585,89 @@ TEST_CASE("serve: a second start keeps the class, and another rubric or seed is 
   CHECK(again.out().find("for 2 students from " + db + " (rubric lesson, seed " + seed + ")") != std::string::npos);
 }
 
+TEST_CASE("serve: a class database another program holds a write lock on is refused at start with the documented words", "[serve]") {
+  const fs::path dir = class_dir("locked");
+  const std::string db = (dir / "class.sqlite").string();
+  { ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir); REQUIRE(server.running()); }
+  WriteLock other(db, "INSERT INTO attempts (student, at, answers, score, max_score, feedback) "
+                      "VALUES ('s001', '2026-12-01T08:00:00Z', '{}', 0, 1, '{}')");
+  const Run r = run_cli("serve --db '" + db + "' --port 0");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + db + ": is locked by another program (is another attnmark serve using it?); stop it first\n");
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("serve: a check the database cannot keep is 503 with words for the student, and why goes to the teacher", "[serve]") {
+  const fs::path dir = class_dir("unsaved");
+  const std::string db = (dir / "class.sqlite").string();
+  ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
+  REQUIRE(server.running());
+  const std::string code = code_of(db, "s001");
+  Browser browser(server);
+  REQUIRE(browser.sign_in("s001", code) == 303);
+  const std::string csrf = Browser::csrf(browser.get("/")->body);
+  const std::string sentence = "your check could not be saved just now; try again in a minute";
+  const std::string why = db + ": is locked by another program (is another attnmark serve using it?); stop it first";
+  {
+    // Another program holds the database mid-class.
+    WriteLock other(db, "INSERT INTO attempts (student, at, answers, score, max_score, feedback) "
+                        "VALUES ('s001', '2026-12-01T08:00:00Z', '{}', 0, 1, '{}')");
+    auto client = server.client();
+    const auto r = client.Post("/api/check", check_body("s001", code, hard_attention), "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 503);
+    CHECK(r->body == "{\"error\":\"" + sentence + "\"}\n");
+    CHECK(r->get_header_value("Retry-After") == "60");
+    const auto page = browser.post("/check", {{"csrf", csrf}, {"q1.weights.1.1", "1"}});
+    REQUIRE(page);
+    CHECK(page->status == 503);
+    CHECK(page->get_header_value("Content-Type") == "text/html; charset=utf-8");
+    CHECK(page->body.find("<p class=\"notice\" role=\"status\">" + sentence + "</p>") != std::string::npos);
+    CHECK(page->body.find("value=\"1\">") != std::string::npos);  // the answers stay in the form, to check again
+    for (const std::string& body : {r->body, page->body}) {
+      CHECK(body.find("locked") == std::string::npos);
+      CHECK(body.find(db) == std::string::npos);
+    }
+  }
+  // The teacher reads why, a line for each check.
+  const std::string err = server.err();
+  CHECK(count(err, "a check by 's001' was not saved, and its student was asked to try again: " + why + "\n") == 2);
+  CHECK(err.starts_with("attnmark serve: 20"));
+  // Once the lock is gone, checks are kept again: neither refused one was.
+  auto client = server.client();
+  const auto r = client.Post("/api/check", check_body("s001", code, hard_attention), "application/json");
+  CHECK(r->status == 200);
+  CHECK(r->get_header_value("X-Attnmark-Attempt") == "1");
+}
+
+TEST_CASE("serve: the start says who can reach the page, this machine only or the network", "[serve]") {
+  const fs::path dir = class_dir("reach");
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 1);
+  const std::string first = "attnmark serve: How attention works in a transformer for 1 student from " + db +
+                            " (rubric lesson, seed " + seed + ")\n";
+  {
+    ServeProcess server(serve_args(dir, roster, "--host 127.0.0.1"), dir);
+    REQUIRE(server.running());
+    const std::string port = std::to_string(server.port());
+    CHECK(server.out() == first + "  students: http://127.0.0.1:" + port + "/\n" +
+                              "  teacher:  http://127.0.0.1:" + port + "/teacher?token=" + server.token() + "\n" +
+                              "  (only this machine can reach it; --host 0.0.0.0 opens it to the network)\n"
+                              "Press Ctrl-C to stop.\n");
+  }
+  ServeProcess server("--db '" + db + "' --host 0.0.0.0", dir);
+  REQUIRE(server.running());
+  const std::string port = std::to_string(server.port());
+  CHECK(server.out() == first + "  students: http://<this machine's address>:" + port + "/\n" +
+                            "  teacher:  http://127.0.0.1:" + port + "/teacher?token=" + server.token() + "\n" +
+                            "  (open to the network: students use this machine's address on the class's network, as "
+                            "`hostname -I` lists it; the teacher's address works on this machine)\n"
+                            "Press Ctrl-C to stop.\n");
+  // The teacher's address works on this machine.
+  auto client = server.client();
+  CHECK(client.Get(("/teacher?token=" + server.token()).c_str())->status == 303);
+}
+
 TEST_CASE("serve: generate --db --url prints each student's access code beside the class page's address", "[serve]") {
   const fs::path dir = class_dir("generate");
   const std::string db = (dir / "class.sqlite").string();
@@ -496,4 +688,32 @@ TEST_CASE("serve: generate --db --url prints each student's access code beside t
                      "; these worksheets are rubric 'lesson' with seed 1\n");
   r = run_cli("generate rubrics/lesson.yaml --student s001 --url http://class.example/");
   CHECK(r.err == "attnmark: --url: give --db too, the served class whose access codes the worksheets print\n");
+
+  // Students not on the class's roster: their codes could never sign in, so
+  // nothing is written.
+  const std::string other = (dir / "other").string();
+  r = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --student zz --db '" + db +
+              "' --url http://class.example/ -o '" + other + ".md'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --db: 'zz' is not on the class roster in " + db + ": its access code could never sign in\n");
+  attnmark::write_file((dir / "other.csv").string(), "student\ns001\nx1\ns002\nx2\n");
+  r = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --roster '" + (dir / "other.csv").string() +
+              "' --db '" + db + "' --url http://class.example/ -o '" + other + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --db: 'x1' and 'x2' are not on the class roster in " + db +
+                     ": their access codes could never sign in\n");
+  std::string many = "student\ns001\n";
+  for (int i = 1; i <= 8; ++i) many += "x" + std::to_string(i) + "\n";
+  attnmark::write_file((dir / "other.csv").string(), many);
+  r = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --roster '" + (dir / "other.csv").string() +
+              "' --db '" + db + "' --url http://class.example/ -o '" + other + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --db: 'x1', 'x2', 'x3', 'x4', 'x5' and 3 more are not on the class roster in " + db +
+                     ": their access codes could never sign in\n");
+  CHECK_FALSE(fs::exists(other));
+  CHECK_FALSE(fs::exists(other + ".md"));
+  r = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --db '" + db + "' --url http://class.example/");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --db: give --student ID or --roster CSV, the students of the class whose access codes the "
+                 "worksheets print\n");
 }

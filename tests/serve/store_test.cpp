@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "support/test_support.h"
+#include "support/serve_support.h"
 
 namespace fs = std::filesystem;
 
@@ -30,7 +30,7 @@ void sql(const fs::path& db, const std::string& text) {
 
 std::string error_of(const fs::path& db) {
   try {
-    attnmark::Store store(db.string(), true, 200);
+    attnmark::Store store(db.string(), attnmark::StoreUse::serve, 200);
   } catch (const attnmark::Error& e) {
     return e.report();
   }
@@ -93,7 +93,7 @@ TEST_CASE("serve: a newer, damaged, foreign or locked database is a clear error 
 
   // Reading a class never creates its file.
   const fs::path missing = fresh("missing");
-  CHECK_THROWS_WITH(attnmark::Store(missing.string(), false),
+  CHECK_THROWS_WITH(attnmark::Store(missing.string(), attnmark::StoreUse::read),
                     missing.string() + ": does not exist; attnmark serve creates it at its first start");
   CHECK_FALSE(fs::exists(missing));
 
@@ -101,6 +101,89 @@ TEST_CASE("serve: a newer, damaged, foreign or locked database is a clear error 
   const Run r = run_cli("access-codes --db '" + newer.string() + "'");
   CHECK(r.status == 2);
   CHECK(r.err.find("attnmark: " + newer.string() + ": was written by a newer attnmark") == 0);
+}
+
+TEST_CASE("serve: a class database another program holds a write lock on says so when the store writes") {
+  const fs::path db = fresh("write-locked");
+  {
+    attnmark::Store store(db.string());
+    store.set_class({std::string(64, 'f'), "name: x\n", "x.yaml", 42, "student\ns1\n", "roster.csv"});
+  }
+  WriteLock other(db.string(), "INSERT INTO attempts (student, at, answers, score, max_score, feedback) "
+                               "VALUES ('s1', '2026-12-01T08:00:00Z', '{}', 0, 1, '{}')");
+  // Open and read while the other program writes (WAL), but not write.
+  attnmark::Store store(db.string(), attnmark::StoreUse::serve, 200);
+  CHECK(store.has_class());
+  const std::string locked = db.string() + ": is locked by another program (is another attnmark serve using it?); stop it first";
+  CHECK_THROWS_WITH(store.set_teacher_token_hash(std::string(64, '0')), locked);
+  CHECK_THROWS_WITH(store.add_attempt({0, "s1", "2026-12-01T08:00:00Z", "{}", 1, 2, "{}"}), locked);
+  other.release();
+  CHECK(store.add_attempt({0, "s1", "2026-12-01T08:00:00Z", "{}", 1, 2, "{}"}) == 1);
+}
+
+TEST_CASE("serve: a database of another program is refused before anything is written, and reading never creates a file") {
+  const std::string foreign_words =
+      ": is an SQLite database of another program (it has no attnmark class); choose a new file for --db";
+  // Tables at user_version 0, or a user_version of another program's without attnmark's meta table.
+  for (const std::string schema : {"CREATE TABLE notes (x); INSERT INTO notes VALUES (1)",
+                                    "CREATE TABLE settings (x); PRAGMA user_version=1"}) {
+    INFO(schema);
+    const fs::path db = fresh("foreign");
+    sql(db, schema);
+    const std::string before = attnmark::read_file(db.string(), 1 << 20);
+    CHECK(error_of(db) == db.string() + foreign_words);
+    CHECK_THROWS_WITH(attnmark::Store(db.string(), attnmark::StoreUse::read), db.string() + foreign_words);
+    CHECK(attnmark::read_file(db.string(), 1 << 20) == before);
+  }
+
+  // From the command line: every command that takes --db refuses it, exit
+  // status 2, and leaves the file byte for byte as it was and nothing beside it.
+  const fs::path folder = scratch() / "store-foreign-cli";
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const fs::path db = folder / "foreign.sqlite";
+  sql(db, "CREATE TABLE notes (x); INSERT INTO notes VALUES ('keep me')");
+  const std::string roster = write_roster(folder, 2);
+  const std::string before = attnmark::read_file(db.string(), 1 << 20);
+  const std::vector<std::string> files = listing(folder);
+  for (const std::string& command :
+       {"access-codes --db '" + db.string() + "'",
+        // (192.0.2.1 is no address of this machine: were the file taken, serve would fail to listen, not serve on)
+        "serve rubrics/lesson.yaml --seed 1 --roster '" + roster + "' --db '" + db.string() + "' --host 192.0.2.1 --port 0",
+        "mark --db '" + db.string() + "' --out '" + (folder / "out").string() + "'",
+        "generate rubrics/lesson.yaml --seed 1 --student s001 --db '" + db.string() + "' --url http://class.example/"}) {
+    INFO(command);
+    const Run r = run_cli(command);
+    CHECK(r.status == 2);
+    CHECK(r.err == "attnmark: " + db.string() + foreign_words + "\n");
+    CHECK(r.out.empty());
+    CHECK(attnmark::read_file(db.string(), 1 << 20) == before);
+    CHECK(listing(folder) == files);
+  }
+
+  // A file that holds no class: reading commands say so and leave it as it
+  // was; one that does not exist is not created.
+  const fs::path empty = folder / "empty.sqlite";
+  attnmark::write_file(empty.string(), "");
+  const fs::path unfinished = folder / "unfinished.sqlite";
+  { attnmark::Store store(unfinished.string()); }  // a first start that stopped before the class was stored
+  const fs::path missing = folder / "missing.sqlite";
+  for (const fs::path& file : {empty, unfinished, missing}) {
+    const std::string bytes = fs::exists(file) ? attnmark::read_file(file.string(), 1 << 20) : std::string();
+    const std::vector<std::string> now = listing(folder);
+    for (const std::string& command : {"access-codes --db '" + file.string() + "'",
+                                      "mark --db '" + file.string() + "' --out '" + (folder / "out").string() + "'"}) {
+      INFO(command);
+      const Run r = run_cli(command);
+      CHECK(r.status == 2);
+      CHECK(r.err == "attnmark: " + file.string() +
+                         (file == missing ? ": does not exist; attnmark serve creates it at its first start\n"
+                                          : ": holds no class yet; start attnmark serve with a rubric, --seed and "
+                                            "--roster first\n"));
+      CHECK(listing(folder) == now);
+      if (file != missing) CHECK(attnmark::read_file(file.string(), 1 << 20) == bytes);
+    }
+  }
 }
 
 TEST_CASE("serve: attempts stored from many threads at once are each stored once", "[threads]") {

@@ -1,10 +1,11 @@
 // support/serve_support.h: a served class for the tests: the attnmark binary
 // started as its own process (`attnmark serve ... --port 0`), its address and
 // teacher's token read from what it prints, and an HTTP client for it
-// (cpp-httplib's).
+// (cpp-httplib's); and another program's write lock on a class's database.
 #pragma once
 
 #include <httplib.h>
+#include <sqlite3.h>
 
 #include <chrono>
 #include <csignal>
@@ -110,3 +111,28 @@ inline std::string code_of(const std::string& db, const std::string& student) {
     if (row.size() == 2 && row[0] == student) return row[1];
   return {};
 }
+
+// Another program's write lock on the database `db`: a second connection with
+// a write transaction open (as `sqlite3 db 'BEGIN IMMEDIATE; insert ...'`
+// leaves one), held until release() or the lock goes.
+class WriteLock {
+ public:
+  // `sql` runs after BEGIN IMMEDIATE, inside the transaction.
+  explicit WriteLock(const std::string& db, const std::string& sql = "") {
+    REQUIRE(sqlite3_open_v2(db.c_str(), &handle_, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(handle_, ("BEGIN IMMEDIATE;" + sql).c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  }
+  ~WriteLock() { release(); }
+  WriteLock(const WriteLock&) = delete;
+  WriteLock& operator=(const WriteLock&) = delete;
+  // Rolls the transaction back and closes the connection.
+  void release() {
+    if (!handle_) return;
+    sqlite3_exec(handle_, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  sqlite3* handle_ = nullptr;
+};
