@@ -88,6 +88,10 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
   Store store(options.db);
   store.claim_for_serving();
   const Classroom room = Classroom::from_record(class_of(options, store));
+  if (settings.reveal_after && !room.rubric().reveal_in_feedback)
+    throw Error(fmt::format("--reveal-after: rubric {} never shows right answers (it does not say reveal_answers: true); "
+                            "leave --reveal-after out",
+                            quoted_printable(room.rubric().name)));
   // A new token at every start; only its hash is kept, so a copy of the
   // database does not open the teacher's page.
   const std::string token = random_hex(24);
@@ -126,10 +130,11 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
       "  students: http://{}:{}/\n"
       "  teacher:  http://{}:{}/teacher?token={}\n"
       "{}"
+      "  rules: {}\n"
       "Press Ctrl-C to stop.\n",
       printable(display_title(room.rubric()), 200), room.roster().size(), room.roster().size() == 1 ? "" : "s",
       printable(options.db, 500), printable(room.rubric().name, 200), room.seed(), students_host, port, teacher_host,
-      port, token, reach_line);
+      port, token, reach_line, class_rules(settings, room.rubric().reveal_in_feedback));
   out.flush();
 
   std::thread watcher([&server, stop_signals] {

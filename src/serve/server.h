@@ -61,6 +61,13 @@ Reach reach_of(const std::string& address);
 // like 2026-12-24 or 2026-12-24T17:00Z; got 'x'").
 std::int64_t parse_date(const std::string& option, const std::string& text);
 
+// The class's rules as the start prints them, for the teacher to see what
+// this start applies (they are options of each start, not kept in the
+// database). `reveals`: the rubric says reveal_answers: true.
+//   class_rules(ServeSettings{}, false) ==
+//       "any number of checks; the gradebook counts each student's best attempt; right answers never shown"
+std::string class_rules(const ServeSettings& settings, bool reveals);
+
 class Server {
  public:
   // `teacher_token` is the token that opens /teacher (its hash is in the

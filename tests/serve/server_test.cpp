@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include "lesson/self_test.h"
+#include "serve/server.h"
 #include "support/serve_support.h"
 
 namespace fs = std::filesystem;
@@ -456,6 +457,28 @@ TEST_CASE("serve: hostile ids and answers are escaped on every page", "[serve]")
   }
 }
 
+TEST_CASE("serve: the start prints the class's rules, and --reveal-after needs a rubric that reveals", "[serve]") {
+  attnmark::ServeSettings settings;
+  CHECK(attnmark::class_rules(settings, true) ==
+        "any number of checks; the gradebook counts each student's best attempt; right answers shown with each check");
+  settings.attempts = 1;
+  settings.close_at = attnmark::parse_date("--close", "2026-12-24T17:00Z");
+  settings.reveal_after = attnmark::parse_date("--reveal-after", "2027-01-05");
+  settings.score = attnmark::ScoreRule::last;
+  CHECK(attnmark::class_rules(settings, true) ==
+        "1 stored check per student; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "
+        "counts each student's last attempt; right answers shown from 2027-01-05T00:00:00Z");
+  settings.attempts = 3;
+  CHECK(attnmark::class_rules(settings, false).starts_with("3 stored checks per student; "));
+  CHECK(attnmark::class_rules(settings, false).ends_with("; right answers never shown"));
+
+  const fs::path dir = class_dir("rules");
+  const Run r = run_cli("serve " + serve_args(dir, write_roster(dir, 1), "--port 0 --reveal-after 2027-01-05"));
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: --reveal-after: rubric 'lesson' never shows right answers (it does not say "
+                 "reveal_answers: true); leave --reveal-after out\n");
+}
+
 TEST_CASE("serve: right answers are shown only when the rubric reveals them and after --reveal-after", "[serve]") {
   const fs::path dir = class_dir("reveal");
   std::string rubric = read_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/lesson.yaml", 1 << 20);
@@ -653,6 +676,8 @@ TEST_CASE("serve: the start says who can reach the page, this machine only or th
     CHECK(server.out() == first + "  students: http://127.0.0.1:" + port + "/\n" +
                               "  teacher:  http://127.0.0.1:" + port + "/teacher?token=" + server.token() + "\n" +
                               "  (only this machine can reach it; --host 0.0.0.0 opens it to the network)\n"
+                              "  rules: any number of checks; the gradebook counts each student's best attempt; "
+                              "right answers never shown\n"
                               "Press Ctrl-C to stop.\n");
   }
   ServeProcess server("--db '" + db + "' --host 0.0.0.0", dir);
@@ -662,6 +687,8 @@ TEST_CASE("serve: the start says who can reach the page, this machine only or th
                             "  teacher:  http://127.0.0.1:" + port + "/teacher?token=" + server.token() + "\n" +
                             "  (open to the network: students use this machine's address on the class's network, as "
                             "`hostname -I` lists it; the teacher's address works on this machine)\n"
+                            "  rules: any number of checks; the gradebook counts each student's best attempt; "
+                            "right answers never shown\n"
                             "Press Ctrl-C to stop.\n");
   // The teacher's address works on this machine.
   auto client = server.client();
