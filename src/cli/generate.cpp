@@ -366,6 +366,9 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   if (!options.db.empty()) {
     if (options.command != "generate") throw Error("--db: only generate prints the class page and access codes");
     if (options.url.empty()) throw Error("--db: give --url too, the class page's address students open");
+    // A JSON worksheet is the variant itself, seed and all (SheetDocument::seed).
+    if (job.format == "json")
+      throw Error("--db: a served class's worksheets are md, html, tex or ipynb; a JSON worksheet records the seed");
     Store store(options.db, StoreUse::read);
     page.room = Classroom::from_record(store.load_class());
     if (page.room->seed() != seed || page.room->rubric().name != rubric.name)

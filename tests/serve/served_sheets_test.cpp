@@ -49,6 +49,13 @@ TEST_CASE("serve: a served class's worksheets print the access code and never th
   CHECK(nb["cells"][0]["metadata"]["attnmark"]["student"] == "s001");
   CHECK_FALSE(nb["cells"][0]["metadata"]["attnmark"].contains("seed"));
   CHECK_FALSE(nb["metadata"]["attnmark"].contains("seed"));
+  // A JSON worksheet is the variant, seed and all.
+  const Run json = run_cli("generate rubrics/lesson.yaml --seed " + seed + " --student s001 --db '" + db +
+                           "' --url http://class.example/ --format json");
+  CHECK(json.status == 2);
+  CHECK(json.err ==
+        "attnmark: --db: a served class's worksheets are md, html, tex or ipynb; a JSON worksheet records the seed\n");
+  CHECK(json.out.empty());
   // The teacher's key of a served class still records it.
   const Run key = run_cli("key rubrics/lesson.yaml --seed " + seed + " --student s001");
   CHECK(key.out.find("Seed: " + seed) != std::string::npos);
