@@ -107,23 +107,6 @@ std::string utc_text(std::int64_t seconds) {
   return buffer;
 }
 
-}  // namespace
-
-std::string class_rules(const ServeSettings& settings, bool reveals) {
-  std::string out = settings.attempts ? fmt::format("{} stored check{} per student", *settings.attempts,
-                                                    *settings.attempts == 1 ? "" : "s")
-                                      : "any number of checks";
-  if (settings.close_at) out += fmt::format("; closes {} (later checks are answered, not stored)", utc_text(*settings.close_at));
-  out += settings.score == ScoreRule::best ? "; the gradebook counts each student's best attempt"
-                                           : "; the gradebook counts each student's last attempt";
-  out += !reveals ? "; right answers never shown"
-         : settings.reveal_after ? fmt::format("; right answers shown from {}", utc_text(*settings.reveal_after))
-                                 : "; right answers shown with each check";
-  return out;
-}
-
-namespace {
-
 const char* session_cookie = "attnmark_session";
 const char* teacher_cookie = "attnmark_teacher";
 
@@ -228,6 +211,19 @@ struct Session {
 };
 
 }  // namespace
+
+std::string class_rules(const ServeSettings& settings, bool reveals) {
+  std::string out = settings.attempts ? fmt::format("{} stored check{} per student", *settings.attempts,
+                                                    *settings.attempts == 1 ? "" : "s")
+                                      : "any number of checks";
+  if (settings.close_at) out += fmt::format("; closes {} (later checks are answered, not stored)", utc_text(*settings.close_at));
+  out += settings.score == ScoreRule::best ? "; the gradebook counts each student's best attempt"
+                                           : "; the gradebook counts each student's last attempt";
+  out += !reveals ? "; right answers never shown"
+         : settings.reveal_after ? fmt::format("; right answers shown from {}", utc_text(*settings.reveal_after))
+                                 : "; right answers shown with each check";
+  return out;
+}
 
 struct Server::Impl {
   Store& store;
