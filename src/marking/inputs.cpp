@@ -209,7 +209,7 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
       in.sheet_texts[i] = read_file(in.files[i], limits.max_sheet_bytes);
       in.sheets[i] = std::make_unique<SheetReader>(
           in.sheet_texts[i], in.files[i], limits,
-          [&](int line, const std::string& student) { rows.emplace_back(line, student); });
+          [&](int line, const std::string& student) { rows.emplace_back(line, student); }, jobs);
       if (const std::vector<std::string>& unknown = in.sheets[i]->unknown_columns(); !unknown.empty()) {
         // One line however many: a header of junk must not make reports of junk.
         constexpr std::size_t shown_columns = 10;

@@ -430,7 +430,7 @@ class ReportWriter {
     // The two summaries at once, with more than one job (each reads the summary only).
     auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
                                [&] { write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_)); });
-    write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style));
+    write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style, settings_.jobs));
     markdown.get();
     if (jsonl_) jsonl_->commit();
     if (feedback_) feedback_->commit();

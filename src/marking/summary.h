@@ -97,7 +97,9 @@ std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
 
 // summary.html: the same as a page that prints, with a histogram of scores
 // and a row per submission (linked to its feedback page when it has one).
-std::string summary_html(const Rubric& rubric, const ClassSummary& summary, const HtmlStyle& style);
+// The rows are written on up to `jobs` threads; the page is the same
+// whatever their number.
+std::string summary_html(const Rubric& rubric, const ClassSummary& summary, const HtmlStyle& style, unsigned jobs = 1);
 
 // The tenth of `max_score` that `score` falls in, 0 to 9; full marks are in
 // the last. score_bin(1.6, 16) == 1; score_bin(16, 16) == 9.

@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "base/text.h"
+#include "base/threads.h"
 #include "lesson/rubric.h"
 #include "lesson/variant.h"
 #include "readers/csv.h"
@@ -656,8 +657,34 @@ Submission read_answer_file(std::string_view text, const std::string& source,
   });
 }
 
+namespace {
+
+// Where the records of a sheet's body may be split for several threads: after
+// a line break with an even number of '"' before it, and the empty lines
+// after that. In a well-formed sheet that line break is outside every quoted
+// field (each holds an even number of them), so a record starts there.
+// Returns the pieces' ends, from `from` on: `pieces` offsets, the last
+// text.size(); a piece may be empty.
+std::vector<std::size_t> record_splits(std::string_view text, std::size_t from, std::size_t pieces) {
+  std::vector<std::size_t> ends;
+  std::size_t at = from, quotes = 0;  // quotes in [from, at)
+  for (std::size_t k = 1; k < pieces; ++k) {
+    const std::size_t aim = std::max(at, from + (text.size() - from) / pieces * k);
+    quotes += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(at),
+                                                  text.begin() + static_cast<std::ptrdiff_t>(aim), '"'));
+    at = aim;
+    while (at < text.size() && !((text[at] == '\n' || text[at] == '\r') && quotes % 2 == 0)) quotes += text[at++] == '"';
+    while (at < text.size() && (text[at] == '\n' || text[at] == '\r')) ++at;  // and the empty lines after it
+    ends.push_back(at);
+  }
+  ends.push_back(text.size());
+  return ends;
+}
+
+}  // namespace
+
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-                         const std::function<void(int, const std::string&)>& on_student)
+                         const std::function<void(int, const std::string&)>& on_student, unsigned jobs)
     : text_(text), file_(std::move(file)) {
   if (std::string problem = encoding_problem(text); !problem.empty())
     throw Error(file_, 0, 0, std::move(problem));
@@ -673,27 +700,80 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
   if (!reader.next(record))
     throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a student id column");
   auto layout = std::make_shared<SheetLayout>(read_header(record, file_, limits, info));
-  std::size_t rows = 0;
-  for (CsvReader::Position at = reader.position(); reader.next(record); at = reader.position()) {
-    if (all_blank(record)) continue;  // spreadsheets export trailing ",,,," rows
-    rows_.push_back(at);
-    if (++rows > limits.max_sheet_rows)
-      throw Error(file_, record.line, 0,
-                  "more than " + std::to_string(limits.max_sheet_rows) +
-                      " rows of answers; split the sheet into smaller ones");
-    // rows * cells_per_row cannot overflow: rows <= max_sheet_rows and
-    // cells_per_row <= max_cells, both far below 2^32.
-    if (rows * layout->cells_per_row > limits.max_sheet_cells)
-      throw Error(file_, record.line, 0,
-                  "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
-                      std::to_string(rows) + " rows of " + std::to_string(layout->cells_per_row) +
-                      "); split the sheet into smaller ones");
-    if (on_student) {
-      Submission ignored;
-      const std::string_view field =
-          layout->student < record.fields.size() ? trim(record.fields[layout->student]) : std::string_view();
-      on_student(record.line, read_name(field, "student", ignored));
+  // The rows that are not blank (spreadsheets export trailing ",,,," rows),
+  // in pieces read on up to `jobs` threads, each from a record start with
+  // its lines counted from 1; the pieces are then joined in order.
+  struct Piece {
+    std::vector<CsvReader::Position> rows;
+    std::vector<std::string> students;
+    CsvReader::Position end;  // where its reader stopped
+    bool failed = false;
+  };
+  const CsvReader::Position body = reader.position();
+  const std::size_t piece_bytes = std::size_t{1} << 20;  // not worth a thread below this
+  const std::size_t count = std::max<std::size_t>(1, std::min<std::size_t>(jobs, (text.size() - body.offset) / piece_bytes));
+  const std::vector<std::size_t> ends = record_splits(text, body.offset, count);
+  std::vector<Piece> pieces(count);
+  const auto read_piece = [&](std::size_t k, bool serial) {
+    Piece& piece = pieces[k];
+    const std::size_t begin = k == 0 ? body.offset : ends[k - 1];
+    CsvReader part(text, file_, k == 0 ? body : CsvReader::Position{begin, 1, begin});
+    CsvRecord row;
+    for (CsvReader::Position at = part.skip_empty_lines(); (serial || at.offset < ends[k]) && part.next(row);
+         at = part.skip_empty_lines()) {
+      if (all_blank(row)) continue;
+      piece.rows.push_back(at);
+      if (piece.rows.size() > limits.max_sheet_rows) break;  // the join says so, with its line
+      if (on_student) {
+        Submission ignored;
+        const std::string_view field =
+            layout->student < row.fields.size() ? trim(row.fields[layout->student]) : std::string_view();
+        piece.students.push_back(read_name(field, "student", ignored));
+      }
     }
+    piece.end = part.position();
+  };
+  // A piece that stops anywhere but where the next one starts (a sheet that is
+  // not well-formed) fails the split: the sheet is then read again on one
+  // thread, so its first error is reported exactly as it would be anyway.
+  if (count == 1) {
+    read_piece(0, true);
+  } else {
+    parallel_for(count, jobs, [&](std::size_t k) {
+      try {
+        read_piece(k, false);
+        pieces[k].failed = pieces[k].end.offset != ends[k] && pieces[k].rows.size() <= limits.max_sheet_rows;
+      } catch (const Error&) {
+        pieces[k].failed = true;
+      }
+    });
+    if (std::any_of(pieces.begin(), pieces.end(), [](const Piece& p) { return p.failed; })) {
+      pieces.assign(1, Piece{});
+      read_piece(0, true);
+    }
+  }
+  std::size_t rows = 0;
+  int lines_before = 0;  // lines before the current piece's first
+  for (Piece& piece : pieces) {
+    for (std::size_t i = 0; i < piece.rows.size(); ++i) {
+      CsvReader::Position at = piece.rows[i];
+      at.line += lines_before;
+      const int line = at.line;
+      rows_.push_back(at);
+      if (++rows > limits.max_sheet_rows)
+        throw Error(file_, line, 0,
+                    "more than " + std::to_string(limits.max_sheet_rows) +
+                        " rows of answers; split the sheet into smaller ones");
+      // rows * cells_per_row cannot overflow: rows <= max_sheet_rows and
+      // cells_per_row <= max_cells, both far below 2^32.
+      if (rows * layout->cells_per_row > limits.max_sheet_cells)
+        throw Error(file_, line, 0,
+                    "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
+                        std::to_string(rows) + " rows of " + std::to_string(layout->cells_per_row) +
+                        "); split the sheet into smaller ones");
+      if (on_student) on_student(line, piece.students[i]);
+    }
+    lines_before += piece.end.line - 1;
   }
   unknown_ = std::move(info.unknown_columns);
   layout_ = std::move(layout);

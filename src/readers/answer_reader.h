@@ -153,8 +153,10 @@ class SheetReader {
   // Checks the whole sheet and reads its header; throws Error as read_sheet
   // does. `on_student`, when given, is called for every row that is not blank,
   // in order (as submission() numbers them), with its line and student id.
+  // The check runs on up to `jobs` threads (a large sheet in pieces split at
+  // record starts); what it finds, errors included, does not depend on them.
   SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-              const std::function<void(int line, const std::string& student)>& on_student = {});
+              const std::function<void(int line, const std::string& student)>& on_student = {}, unsigned jobs = 1);
 
   // Header names that look like cells but are not (as SheetInfo).
   const std::vector<std::string>& unknown_columns() const { return unknown_; }

@@ -55,8 +55,14 @@ class CsvReader {
   // same text returned; several may read one text at once (threads).
   CsvReader(std::string_view text, std::string file_name, Position from);
 
-  // Where the next record starts (after any empty lines it skips).
+  // Where the next record starts, or the empty lines before it.
   Position position() const { return {pos_, line_, line_start_}; }
+  // Skips the empty lines next() would skip; returns where the next record starts.
+  Position skip_empty_lines() {
+    while (skip_line_break()) {
+    }
+    return position();
+  }
 
   // Reads the next record into `record` (reusing its storage); returns false
   // at the end. Throws attnmark::Error(file, line, column, message) on

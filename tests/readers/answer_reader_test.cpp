@@ -2,6 +2,7 @@
 // becomes, every unreadable reason word for word, and every note.
 #include "support/test_support.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -590,4 +591,84 @@ TEST_CASE("C1 and bidirectional controls in an id, rubric, question or part are 
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].student == "");
   CHECK(rows[0].notes == Notes{"student '\\u202Ex' contains control characters; ignored"});
+}
+
+namespace {
+
+// What the check of a sheet finds: each row's line and student, and the
+// rows read again; or the error, as "line: message".
+// The limits `mark` reads a class sheet with.
+ReadLimits class_limits() {
+  ReadLimits limits;
+  limits.max_sheet_bytes = std::size_t{256} << 20;
+  limits.max_sheet_rows = 1'000'000;
+  limits.max_sheet_cells = 50'000'000;
+  return limits;
+}
+
+std::string sheet_check(const std::string& text, unsigned jobs, const ReadLimits& limits = class_limits()) {
+  std::string seen;
+  try {
+    attnmark::SheetReader reader(text, "big.csv", limits,
+                                 [&](int line, const std::string& student) {
+                                   seen += std::to_string(line) + " " + student + "\n";
+                                 },
+                                 jobs);
+    for (std::size_t i = 0; i < reader.rows(); i += 997) {
+      const Submission s = reader.submission(i);
+      seen += s.student + "/" + s.name + "\n";
+    }
+    seen += std::to_string(reader.rows()) + " rows\n";
+  } catch (const Error& e) {
+    seen += std::to_string(e.line()) + ": " + e.message();
+  }
+  return seen;
+}
+
+// A sheet of some 3 MiB (large enough to be checked in pieces): quoted names
+// across lines, with commas and doubled quotes, CRLF, empty and blank rows.
+std::string big_sheet() {
+  std::string text = "student,name,q1.scores.1\r\n";
+  for (int i = 0; text.size() < (std::size_t{3} << 20); ++i) {
+    const std::string id = "s" + std::to_string(i);
+    switch (i % 5) {
+      case 0: text += id + ",\"Smith, \"\"Jo\"\"\nthe second\",1\r\n"; break;
+      case 1: text += id + ",Ann,2\n\n\r\n"; break;
+      case 2: text += ",,\n" + id + ",\"Bo\r\nLee\",3\r"; break;
+      case 3: text += id + ",\"\"\"\",4\n"; break;
+      default: text += "\"" + id + "\",Cy,\"5\"\n"; break;
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("a large sheet checked in pieces on several threads: the same rows, lines and errors as on one") {
+  const std::string text = big_sheet();
+  const std::string one = sheet_check(text, 1);
+  CHECK(one.find("\n1 s0\n") == std::string::npos);  // (the header is line 1)
+  CHECK(one.substr(0, 27) == "2 s0\n4 s1\n8 s2\n10 s3\n11 s4\n");
+  CHECK(one.find("s0/Smith, \"Jo\"\nthe second\n") != std::string::npos);
+  for (unsigned jobs : {2u, 3u, 4u}) CHECK(sheet_check(text, jobs) == one);
+
+  // Errors late in the sheet (in another piece than the first) keep their lines.
+  const std::size_t late = text.rfind("\ns", text.size() * 9 / 10) + 1;
+  int line = 1;  // of `late`: CRLF, LF and a lone CR each end a line
+  for (std::size_t i = 0; i < late; ++i)
+    line += text[i] == '\n' || (text[i] == '\r' && text[i + 1] != '\n');
+  CHECK(sheet_check(text.substr(0, late) + "x\"y,Ann,1\n" + text.substr(late), 2) ==
+        std::to_string(line) + ": a '\"' inside an unquoted field; quote the whole field");
+  for (const std::string& bad : {std::string("x\"y,Ann,1\n"), std::string("\"open,Ann,1\n")}) {
+    const std::string broken = text.substr(0, late) + bad + text.substr(late);
+    const std::string expected = sheet_check(broken, 1);
+    CHECK(expected.find(": ") != std::string::npos);
+    for (unsigned jobs : {2u, 4u}) CHECK(sheet_check(broken, jobs) == expected);
+  }
+  // The row limit too, reached in a later piece.
+  ReadLimits limits = class_limits();
+  limits.max_sheet_rows = std::stoul(one.substr(one.rfind('\n', one.size() - 7) + 1)) * 3 / 4;
+  const std::string limited = sheet_check(text, 1, limits);
+  CHECK(limited.find("rows of answers; split the sheet into smaller ones") != std::string::npos);
+  CHECK(sheet_check(text, 2, limits) == limited);
 }
