@@ -359,3 +359,35 @@ TEST_CASE("plain decimals read exactly as strtod reads them, short and long") {
     REQUIRE(r.decimals == static_cast<int>(decimals));
   }
 }
+
+TEST_CASE("decimal commas and percentages read exactly as strtod reads the same number with up to 20 digits") {
+  Pcg32 rng(16, 18);
+  for (int i = 0; i < 100000; ++i) {
+    std::string text = rng.below(4) == 0 ? "-" : "";
+    const std::uint32_t whole_digits = 1 + rng.below(10), decimals = rng.below(11);
+    for (std::uint32_t k = 0; k < whole_digits; ++k) text += static_cast<char>('0' + rng.below(10));
+    std::string c_text = text;  // the same number as strtod reads it
+    if (decimals) {
+      const bool comma = rng.below(2) == 0;
+      text += comma ? ',' : '.';
+      c_text += '.';
+    }
+    for (std::uint32_t k = 0; k < decimals; ++k) {
+      const char digit = static_cast<char>('0' + rng.below(10));
+      text += digit;
+      c_text += digit;
+    }
+    const bool percent = rng.below(2) == 0;
+    if (percent) {
+      text += '%';
+      c_text += "e-2";
+    }
+    const CellReading r = read_number(text);
+    INFO(text);
+    REQUIRE(r.kind == CellReading::Kind::value);
+    const double want = std::strtod(c_text.c_str(), nullptr);
+    REQUIRE(r.value == (want == 0 ? 0.0 : want));
+    if (want == 0) REQUIRE_FALSE(std::signbit(r.value));
+    REQUIRE(r.decimals == static_cast<int>(decimals) + (percent ? 2 : 0));
+  }
+}
