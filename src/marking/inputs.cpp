@@ -144,9 +144,10 @@ InputList input_files(const std::vector<std::string>& inputs, const std::string&
   return list;
 }
 
-Submission Inputs::take(std::size_t i) {
+void Inputs::take(std::size_t i, Submission& s) {
   const Place& place = submissions[i];
-  Submission s = parsed[place.file] ? std::move(*parsed[place.file]) : sheets[place.file]->submission(place.row);
+  if (parsed[place.file]) s = std::move(*parsed[place.file]);
+  else sheets[place.file]->submission(place.row, s);
   s.source = source(i);
   if (auto flag = flags.find(i); flag != flags.end()) s.notes.insert(s.notes.begin(), flag->second);
   if (auto written = written_ids.find(i); written != written_ids.end()) {
@@ -154,7 +155,6 @@ Submission Inputs::take(std::size_t i) {
     s.notes.insert(s.notes.begin(), fmt::format("the file says student {}; marked as the roster's {} (--near-ids match)",
                                                 quoted_printable(written->second), quoted_printable(students[i])));
   }
-  return s;
 }
 
 std::string Inputs::superseded_reason(std::size_t i) const {

@@ -5,7 +5,8 @@
 //
 //   InputList list = input_files({"answers/", "class.csv"}, "out");
 //   Inputs in = read_inputs(std::move(list), jobs);
-//   for (std::size_t i = 0; i < in.submissions.size(); ++i) judge(..., in.take(i), ...);
+//   Submission s;
+//   for (std::size_t i = 0; i < in.submissions.size(); ++i) { in.take(i, s); judge(..., s, ...); }
 //
 // What is an input, decided here once:
 // - a file named on the command line is read: a `.csv` as a class sheet,
@@ -96,9 +97,10 @@ struct Inputs {
   std::unordered_map<std::size_t, std::string> written_ids;  // submission → the id it gave, when it counts as another
   std::vector<InputNotice> notices;      // what was not read, and sheets' columns that were not marked
 
-  // Submission i, read (a sheet row) or taken (an answer file: once only),
-  // with its source printable and its flag (if any) as its first note.
-  Submission take(std::size_t i);
+  // Submission i into `s`, read (a sheet row, reusing the storage of `s`) or
+  // taken (an answer file: once only), with its source printable and its
+  // flag (if any) as its first note.
+  void take(std::size_t i, Submission& s);
   // Where submission i came from, printable: "answers/s01.yaml", "class.csv:12".
   std::string source(std::size_t i) const {
     const Place& place = submissions[i];

@@ -162,8 +162,9 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
   chunk.summary.emplace(rubric);
   const std::size_t first = c * chunk_size, end = std::min(in.submissions.size(), first + chunk_size);
   chunk.files.resize(settings.feedback == FeedbackMode::files ? end - first : 0);
+  thread_local Submission s;  // its storage is reused, row after row of a sheet
   for (std::size_t i = first; i < end; ++i) {
-    const Submission s = in.take(i);
+    in.take(i, s);
     const bool counts = in.superseding[i] == Inputs::counts;
     GradedSubmission graded;
     std::optional<std::uint64_t> own_key;

@@ -560,9 +560,40 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
   return layout;
 }
 
-Submission read_row(const CsvRecord& record, const SheetLayout& layout, const std::string& file) {
-  Submission s;
-  s.source = file + ":" + std::to_string(record.line);
+// True when `answers` has exactly the parts and shapes of the sheet's layout
+// (as the row read before into the same submission left them).
+bool has_layout(const std::map<std::string, std::map<std::string, PartAnswer>>& answers, const SheetLayout& layout) {
+  if (answers.size() != layout.shapes.size()) return false;
+  auto question = answers.begin();
+  for (const auto& [id, parts] : layout.shapes) {
+    if (question->first != id || question->second.size() != parts.size()) return false;
+    auto part = question->second.begin();
+    for (const auto& [name, shape] : parts) {
+      const PartAnswer& answer = part->second;
+      if (part->first != name || !answer.shaped_by_sheet || !answer.unreadable.empty() ||
+          answer.rows.size() != shape.first ||
+          std::any_of(answer.rows.begin(), answer.rows.end(), [&](const auto& row) { return row.size() != shape.second; }))
+        return false;
+      ++part;
+    }
+    ++question;
+  }
+  return true;
+}
+
+// Reads a row into `s`, reusing its storage: a submission that last held a
+// row of the same sheet keeps its parts and cells, which are only emptied.
+void read_row(const CsvRecord& record, const SheetLayout& layout, const std::string& file, Submission& s) {
+  s.source.assign(file);
+  s.source += ':';
+  s.source += std::to_string(record.line);
+  s.student.clear();
+  s.name.clear();
+  s.rubric.clear();
+  s.seed.reset();
+  s.variant.clear();
+  s.notes.clear();
+  s.unreadable.clear();
   const std::size_t n = record.fields.size();
   if (n != layout.fields)
     s.notes.push_back("row has " + std::to_string(n) + (n == 1 ? " field" : " fields") +
@@ -573,12 +604,20 @@ Submission read_row(const CsvRecord& record, const SheetLayout& layout, const st
   if (layout.rubric) s.rubric = read_name(field(*layout.rubric), "rubric", s);
   if (layout.seed) read_seed(field(*layout.seed), s);
   if (layout.variant) read_variant(field(*layout.variant), s);
-  for (const auto& [question, parts] : layout.shapes)
-    for (const auto& [part, shape] : parts) {
-      PartAnswer& answer = s.answers[question][part];
-      answer.rows.assign(shape.first, std::vector<std::string>(shape.second));
-      answer.shaped_by_sheet = true;
-    }
+  if (has_layout(s.answers, layout)) {
+    for (auto& [id, parts] : s.answers)
+      for (auto& [name, answer] : parts)
+        for (std::vector<std::string>& row : answer.rows)
+          for (std::string& cell : row) cell.clear();
+  } else {
+    s.answers.clear();
+    for (const auto& [question, parts] : layout.shapes)
+      for (const auto& [part, shape] : parts) {
+        PartAnswer& answer = s.answers[question][part];
+        answer.rows.assign(shape.first, std::vector<std::string>(shape.second));
+        answer.shaped_by_sheet = true;
+      }
+  }
   PartAnswer* part = nullptr;  // the part of the cell before, looked up again only when it changes
   const CellColumn* before = nullptr;
   for (const CellColumn& cell : layout.cells) {
@@ -587,7 +626,6 @@ Submission read_row(const CsvRecord& record, const SheetLayout& layout, const st
     part->rows[cell.row][cell.col] = field(cell.field);
     before = &cell;
   }
-  return s;
 }
 
 bool all_blank(const CsvRecord& record) {
@@ -780,10 +818,16 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
 }
 
 Submission SheetReader::submission(std::size_t index) const {
+  Submission s;
+  submission(index, s);
+  return s;
+}
+
+void SheetReader::submission(std::size_t index, Submission& into) const {
   CsvReader reader(text_, file_, rows_[index]);
   thread_local CsvRecord record;  // its fields' storage is reused row after row
   reader.next(record);  // checked when the sheet was
-  return read_row(record, *layout_, file_);
+  read_row(record, *layout_, file_, into);
 }
 
 SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadLimits& limits,

@@ -166,6 +166,9 @@ class SheetReader {
   // a submission. Thread-safe.
   // REQUIRES: index < rows().
   Submission submission(std::size_t index) const;
+  // The same into `into`, reusing its storage (its answers' parts and cells,
+  // when it last held a row of this sheet): every field of it is replaced.
+  void submission(std::size_t index, Submission& into) const;
 
  private:
   std::string_view text_;

@@ -672,3 +672,46 @@ TEST_CASE("a large sheet checked in pieces on several threads: the same rows, li
   CHECK(limited.find("rows of answers; split the sheet into smaller ones") != std::string::npos);
   CHECK(sheet_check(text, 2, limits) == limited);
 }
+
+namespace {
+
+// Everything a submission holds, as text, to compare two.
+std::string everything(const Submission& s) {
+  std::string out = s.source + "|" + s.student + "|" + s.name + "|" + s.rubric + "|" +
+                    (s.seed ? std::to_string(*s.seed) : "-") + "|" + s.variant + "|" + s.unreadable + "\n";
+  for (const std::string& note : s.notes) out += "note " + note + "\n";
+  for (const auto& [question, parts] : s.answers)
+    for (const auto& [part, answer] : parts) {
+      out += question + "." + part + (answer.shaped_by_sheet ? " sheet" : "") + " " + answer.unreadable + ":";
+      for (const auto& row : answer.rows) {
+        out += " [";
+        for (const std::string& cell : row) out += cell + ";";
+        out += "]";
+      }
+      out += "\n";
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a row read into a submission that held another row or sheet is the row read afresh") {
+  const std::string a = "student,seed,q1.weights.1,q1.weights.2,q2.scores.1.1\ns1,7,0.5,0.25,1\ns2,,,x,\ns3,8\n";
+  const std::string b = "Email,rubric,variant,q1.output.2,q3.keys.1.1\na@x,r,0123456789abcdef,3,4\n";
+  const attnmark::SheetReader sheet_a(a, "a.csv", {}), sheet_b(b, "b.csv", {});
+  Submission reused;
+  reused.notes = {"left over"};
+  const auto check = [&](const attnmark::SheetReader& sheet, std::size_t row) {
+    sheet.submission(row, reused);
+    CHECK(everything(reused) == everything(sheet.submission(row)));
+  };
+  check(sheet_a, 0);
+  check(sheet_a, 1);
+  check(sheet_a, 2);
+  check(sheet_b, 0);
+  check(sheet_a, 1);
+  reused.answers["q1"]["weights"].rows[0].push_back("stray");  // a shape that is not the sheet's
+  check(sheet_a, 0);
+  CHECK(everything(reused).find("q1.weights sheet : [0.5;0.25;]\n") != std::string::npos);
+  CHECK(everything(reused).find("q2.scores sheet : [1;]\n") != std::string::npos);
+}
