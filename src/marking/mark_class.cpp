@@ -152,9 +152,10 @@ void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
   g.reason = g.reason.empty() ? reason : reason + "; " + g.reason;
 }
 
-// Judges chunk c of the inputs' submissions into `chunk`.
+// Judges chunk c of the inputs' submissions into `chunk`; `stems` names
+// each submission's feedback files (feedback files).
 void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, ClassCopies* copies,
-                 Inputs& in, std::size_t c, Chunk& chunk) {
+                 const std::vector<std::string>& stems, Inputs& in, std::size_t c, Chunk& chunk) {
   chunk.gradebook.clear();
   chunk.rows.clear();
   chunk.exports.clear();
@@ -205,6 +206,12 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
     }
     chunk.summary->add(graded);
   }
+  if (settings.feedback == FeedbackMode::files) {
+    // (Only then: summary.html links each row to its feedback page by this name.)
+    std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].file_stem = stems[first + i];
+  }
+  chunk.summary->render_rows_html();
 }
 
 // What an earlier run leaves in --out, in the order an error names them.
@@ -324,9 +331,11 @@ class ReportWriter {
     if (settings.feedback == FeedbackMode::jsonl) jsonl_.emplace((root_ / "feedback.jsonl").string());
   }
 
-  // Adds a chunk's submissions, the first of them submission `first`, after
-  // those added before. Empties the chunk.
-  void add(Chunk& chunk, std::size_t first) {
+  // The name of each submission's feedback files (feedback files), else empty.
+  const std::vector<std::string>& stems() const { return stems_; }
+
+  // Adds a chunk's submissions after those added before. Empties the chunk.
+  void add(Chunk& chunk) {
     // Rows are held until the end: their flags are known only then, and
     // with a roster the gradebook follows the roster's order.
     std::size_t start = 0;
@@ -339,14 +348,12 @@ class ReportWriter {
     held_ += chunk.gradebook;
     for (auto& [k, row] : chunk.exports) exports_.emplace_back(k, std::move(row));
     if (jsonl_) jsonl_->append(chunk.jsonl);
-    std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
+    const std::vector<ClassSummary::Row>& rows = std::as_const(*chunk.summary).rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      ClassSummary::Row& row = rows[i];
+      const ClassSummary::Row& row = rows[i];
       if (row.status != SubmissionStatus::duplicate && !row.score) ++unmarked_;
       if (row.status == SubmissionStatus::not_on_roster) ++not_on_roster_;
       if (settings_.feedback == FeedbackMode::files) {
-        // (Only then: summary.html links each row to its feedback page by this name.)
-        row.file_stem = stems_[first + i];
         if (!feedback_) feedback_.emplace((root_ / "feedback").string());
         if (const std::size_t slash = row.file_stem.find('/'); slash != std::string::npos)
           if (const std::string folder = row.file_stem.substr(0, slash); made_.insert(folder).second)
@@ -490,8 +497,8 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
   if (settings.jobs == 1) {  // one thread throughout
     Chunk chunk;
     for (std::size_t c = 0; c < chunks; ++c) {
-      judge_chunk(rubric, settings, roster, copies, in, c, chunk);
-      writer.add(chunk, c * chunk_size);
+      judge_chunk(rubric, settings, roster, copies, writer.stems(), in, c, chunk);
+      writer.add(chunk);
     }
     return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
   }
@@ -517,7 +524,7 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
       }
       std::exception_ptr error;
       try {
-        judge_chunk(rubric, settings, roster, copies, in, c, slots[c % ring]);
+        judge_chunk(rubric, settings, roster, copies, writer.stems(), in, c, slots[c % ring]);
       } catch (...) {
         error = std::current_exception();
       }
@@ -539,7 +546,7 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
         failure = errors[c % ring];
       }
       if (failure) break;
-      writer.add(slots[c % ring], c * chunk_size);
+      writer.add(slots[c % ring]);
       const std::lock_guard<std::mutex> lock(mutex);
       done[c % ring] = 0;
       written = c + 1;

@@ -100,6 +100,31 @@ int score_bin(double score, double max_score) {
   return std::clamp(static_cast<int>(std::floor(10 * score / max_score + 1e-9)), 0, 9);
 }
 
+namespace {
+
+// summary.html's row of one submission; `out_of` is " / <max score>".
+void append_row_html(std::string& out, const ClassSummary::Row& r, const std::string& out_of) {
+  auto to = std::back_inserter(out);
+  const std::string who = r.student.empty() ? "(no id) " + r.source
+                          : r.name.empty()  ? r.student
+                                            : r.name + " (" + r.student + ")";
+  if (r.file_stem.empty()) fmt::format_to(to, "<tr><td>{}", html_escape(who));
+  else fmt::format_to(to, "<tr><td><a href=\"feedback/{}.html\">{}</a>", html_escape(r.file_stem), html_escape(who));
+  if (r.score) fmt::format_to(to, "</td><td class=\"num\">{}{}", score_text(*r.score), out_of);
+  else out += "</td><td class=\"num\">–";
+  fmt::format_to(to, "</td><td{}>{}</td><td>{}</td></tr>\n", status_class(r.status), status_name(r.status),
+                 html_escape(r.reason));
+}
+
+std::string out_of_text(double max_score) { return " / " + score_text(max_score); }
+
+}  // namespace
+
+void ClassSummary::render_rows_html() {
+  const std::string out_of = out_of_text(max_score_);
+  for (; rows_html_count_ < rows_.size(); ++rows_html_count_) append_row_html(rows_html_, rows_[rows_html_count_], out_of);
+}
+
 ClassSummary::ClassSummary(const Rubric& rubric) : max_score_(attnmark::max_score(rubric)) {
   for (const QuestionSpec& q : rubric.questions) parts_.emplace_back(q.ask.size());
 }
@@ -154,6 +179,10 @@ void ClassSummary::add_notice(std::string text) {
 }
 
 void ClassSummary::append(ClassSummary&& later) {
+  if (rows_html_count_ == rows_.size()) {  // every row so far rendered: so are the first of `later`'s
+    rows_html_ += later.rows_html_;
+    rows_html_count_ += later.rows_html_count_;
+  }
   if (rows_.empty()) rows_.reserve(4096);
   rows_.insert(rows_.end(), std::make_move_iterator(later.rows_.begin()), std::make_move_iterator(later.rows_.end()));
   scores_.insert(scores_.end(), later.scores_.begin(), later.scores_.end());
@@ -321,31 +350,21 @@ std::string summary_html(const Rubric& rubric, const ClassSummary& summary, cons
   out += "<h2>Students</h2>\n<table>\n<colgroup><col style=\"width:26%\"><col style=\"width:14%\"><col style=\"width:18%\">"
          "<col></colgroup>\n<thead><tr><th scope=\"col\">Student</th><th scope=\"col\" class=\"num\">Score</th>"
          "<th scope=\"col\">Status</th><th scope=\"col\">Reason</th></tr></thead>\n<tbody>\n";
-  // A row per submission (100,000 for a large course): in pieces, on up to
-  // `jobs` threads, each written in place.
-  const std::string out_of = " / " + score_text(max);
+  // A row per submission (100,000 for a large course): those rendered while
+  // judging as they are, the rest in pieces on up to `jobs` threads.
+  const std::string out_of = out_of_text(max);
   const std::vector<ClassSummary::Row>& rows = summary.rows();
+  const std::size_t first = summary.rows_html_count();
   constexpr std::size_t piece_rows = 4096;
-  std::vector<std::string> pieces((rows.size() + piece_rows - 1) / piece_rows);
+  std::vector<std::string> pieces((rows.size() - first + piece_rows - 1) / piece_rows);
   parallel_for(pieces.size(), jobs, [&](std::size_t i) {
-    std::string& piece = pieces[i];
-    auto to = std::back_inserter(piece);
-    for (std::size_t k = i * piece_rows; k < std::min(rows.size(), (i + 1) * piece_rows); ++k) {
-      const ClassSummary::Row& r = rows[k];
-      const std::string who = r.student.empty() ? "(no id) " + r.source
-                              : r.name.empty()  ? r.student
-                                                : r.name + " (" + r.student + ")";
-      if (r.file_stem.empty()) fmt::format_to(to, "<tr><td>{}", html_escape(who));
-      else fmt::format_to(to, "<tr><td><a href=\"feedback/{}.html\">{}</a>", html_escape(r.file_stem), html_escape(who));
-      if (r.score) fmt::format_to(to, "</td><td class=\"num\">{}{}", score_text(*r.score), out_of);
-      else piece += "</td><td class=\"num\">–";
-      fmt::format_to(to, "</td><td{}>{}</td><td>{}</td></tr>\n", status_class(r.status), status_name(r.status),
-                     html_escape(r.reason));
-    }
+    for (std::size_t k = first + i * piece_rows; k < std::min(rows.size(), first + (i + 1) * piece_rows); ++k)
+      append_row_html(pieces[i], rows[k], out_of);
   });
-  std::size_t size = out.size();
+  std::size_t size = out.size() + summary.rows_html().size();
   for (const std::string& piece : pieces) size += piece.size();
   out.reserve(size + 64);
+  out += summary.rows_html();
   for (const std::string& piece : pieces) out += piece;
   out += "</tbody>\n</table>\n</main>\n";
   return html_page("Class summary: " + title, style, report_css(), out);

@@ -46,7 +46,16 @@ class ClassSummary {
   void append(ClassSummary&& later);
 
   const std::vector<Row>& rows() const { return rows_; }
-  std::vector<Row>& rows() { return rows_; }  // to name the feedback files
+  // To name the feedback files. REQUIRES: rows already rendered
+  // (render_rows_html) are not changed.
+  std::vector<Row>& rows() { return rows_; }
+  // Writes summary.html's row of each submission added since the last call,
+  // so that a judging thread, not the end of the run, does it; summary_html
+  // takes them as written. append() keeps them when every row before was
+  // rendered.
+  void render_rows_html();
+  const std::string& rows_html() const { return rows_html_; }  // of rows()[0, rows_html_count())
+  std::size_t rows_html_count() const { return rows_html_count_; }
   const std::vector<double>& scores() const { return scores_; }  // marked, not duplicates
   const PartStats& part(std::size_t question, std::size_t part) const { return parts_[question][part]; }
   // Number of students with each mistake code.
@@ -79,6 +88,8 @@ class ClassSummary {
 
  private:
   std::vector<Row> rows_;
+  std::string rows_html_;            // summary.html's rows of the first rows_html_count_ rows
+  std::size_t rows_html_count_ = 0;
   std::vector<double> scores_;
   std::vector<std::vector<PartStats>> parts_;
   std::map<std::string, int> mistakes_;

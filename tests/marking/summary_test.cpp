@@ -36,3 +36,36 @@ TEST_CASE("summary.html: histogram, parts, mistakes and students, all escaped") 
   CHECK(score_bin(15.99, 16) == 9);
   CHECK(score_bin(16, 16) == 9);
 }
+
+TEST_CASE("summary.html is the same page whether its rows were rendered while judging or at the end") {
+  const Rubric rubric = shipped("lesson");
+  const std::vector<GradedSubmission> rows = lesson_class(rubric);
+  ClassSummary plain(rubric);
+  for (int round = 0; round < 3; ++round)
+    for (const GradedSubmission& g : rows) plain.add(g);
+  const std::string want = summary_html(rubric, plain, {});
+
+  // Chunks rendered as judging threads render them, then one not rendered
+  // (the roster's missing students, added at the end).
+  ClassSummary joined(rubric);
+  for (int round = 0; round < 2; ++round) {
+    ClassSummary chunk(rubric);
+    for (const GradedSubmission& g : rows) chunk.add(g);
+    chunk.render_rows_html();
+    joined.append(std::move(chunk));
+  }
+  CHECK(joined.rows_html_count() == 2 * rows.size());
+  for (const GradedSubmission& g : rows) joined.add(g);
+  CHECK(summary_html(rubric, joined, {}) == want);
+  CHECK(summary_html(rubric, joined, {}, 2) == want);
+
+  // A rendered chunk after one that was not: its rows are rendered again at the end.
+  ClassSummary later(rubric), first(rubric);
+  for (const GradedSubmission& g : rows) first.add(g);
+  for (int round = 0; round < 2; ++round)
+    for (const GradedSubmission& g : rows) later.add(g);
+  later.render_rows_html();
+  first.append(std::move(later));
+  CHECK(first.rows_html_count() == 0);
+  CHECK(summary_html(rubric, first, {}) == want);
+}
