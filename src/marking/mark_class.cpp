@@ -62,10 +62,6 @@ class ClassCopies {
  public:
   ClassCopies(const Rubric& rubric, std::uint64_t seed, const Inputs& in)
       : rubric_(rubric), seed_(seed), in_(in), wanted_(!same_for_everyone(rubric)) {
-    owner_.reserve(in.submissions.size());
-    for (std::size_t k = 0; k < in.submissions.size(); ++k)
-      if (in.superseding[k] == Inputs::counts && !in.students[k].empty())
-        owner_.emplace(variant_id(seed, in.students[k]), in.students[k]);
     if (wanted_) {
       key_.resize(in.submissions.size());
       answer_.resize(in.submissions.size());
@@ -82,9 +78,17 @@ class ClassCopies {
   // wrong-variant file is for. Thread-safe for distinct k.
   void judged(std::size_t k, const Submission& s, GradedSubmission& g, const std::optional<std::uint64_t>& own_key) {
     if (g.status == SubmissionStatus::wrong_variant)
-      if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id)
+      if (const std::optional<std::uint64_t> id = parse_variant_id(s.variant); id) {
+        // Whose variant each is: made once, when a class has a wrong-variant file at all.
+        std::call_once(owners_made_, [&] {
+          owner_.reserve(in_.submissions.size());
+          for (std::size_t k = 0; k < in_.submissions.size(); ++k)
+            if (in_.superseding[k] == Inputs::counts && !in_.students[k].empty())
+              owner_.emplace(variant_id(seed_, in_.students[k]), in_.students[k]);
+        });
         if (auto owner = owner_.find(*id); owner != owner_.end() && owner->second != g.student)
           g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
+      }
     // The student the submission counts for (the file's own id, or the one
     // its folder or name gives when the file cannot be read).
     const std::string& student = in_.students[k];
@@ -131,7 +135,8 @@ class ClassCopies {
   std::uint64_t seed_;
   const Inputs& in_;
   bool wanted_;
-  std::unordered_map<std::uint64_t, std::string> owner_;  // variant id → its student
+  std::once_flag owners_made_;
+  std::unordered_map<std::uint64_t, std::string> owner_;  // variant id → its student (made on first need)
   std::vector<std::optional<std::uint64_t>> key_, answer_;  // per submission
 };
 
