@@ -1,5 +1,6 @@
 #include "writers/html_page.h"
 
+#include <array>
 #include <fmt/format.h>
 
 #include "base/text.h"
@@ -7,9 +8,20 @@
 namespace attnmark {
 
 std::string html_escape(std::string_view text) {
+  // The bytes copied as they are, in runs: printable ASCII but & < > " ', and tab and line breaks.
+  static constexpr auto plain = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0x20; c < 0x7F; ++c) table[c] = c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+    table['\t'] = table['\n'] = table['\r'] = true;
+    return table;
+  }();
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
+    const std::size_t run = i;
+    while (i < text.size() && plain[static_cast<unsigned char>(text[i])]) ++i;
+    out.append(text.data() + run, i - run);
+    if (i == text.size()) break;
     const char c = text[i];
     std::uint32_t code_point;
     const std::size_t n = decode_utf8(text, i, code_point);

@@ -16,6 +16,19 @@ TEST_CASE("html_escape leaves no markup and no broken characters") {
   CHECK(html_escape("cut \xe2\x82") == "cut \uFFFD\uFFFD");
   CHECK(html_escape(std::string("nul\0bell\a", 9)) == "nul\uFFFDbell\uFFFD");
   CHECK(html_escape("tab\tline\n") == "tab\tline\n");
+  // Every ASCII byte, between letters: copied, an entity, or U+FFFD (controls but tab and line breaks, and DEL).
+  for (int c = 0; c < 0x80; ++c) {
+    const std::string byte(1, static_cast<char>(c));
+    const std::string want = c == '&'    ? "&amp;"
+                             : c == '<'  ? "&lt;"
+                             : c == '>'  ? "&gt;"
+                             : c == '"'  ? "&quot;"
+                             : c == '\'' ? "&#39;"
+                             : (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F ? "\uFFFD"
+                                                                                          : byte;
+    INFO("byte " << c);
+    CHECK(html_escape("ab" + byte + "cd" + byte) == "ab" + want + "cd" + want);
+  }
 }
 
 TEST_CASE("css_string cannot end early or close the style element") {
