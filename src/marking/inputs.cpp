@@ -241,10 +241,20 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
   // not (a classmate's id in s04/) never replaces one that does.
   const std::size_t count = in.submissions.size();
   in.superseding.assign(count, Inputs::counts);
-  std::unordered_map<std::string, std::vector<std::size_t>> by_student;
+  // Each student's submissions in input order, as a chain: the first and the
+  // last of each (by id), and each one's next.
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  std::unordered_map<std::string_view, std::pair<std::size_t, std::size_t>> by_student;
+  std::vector<std::size_t> next(count, none);
   by_student.reserve(count);
-  for (std::size_t k = 0; k < count; ++k)
-    if (!in.students[k].empty()) by_student[in.students[k]].push_back(k);
+  for (std::size_t k = 0; k < count; ++k) {
+    if (in.students[k].empty()) continue;
+    const auto [it, fresh] = by_student.try_emplace(in.students[k], k, k);
+    if (!fresh) {
+      next[it->second.second] = k;
+      it->second.second = k;
+    }
+  }
   for (std::size_t k = 0; k < count; ++k) {
     const InputFile& file = list.files[file_of[k]];
     if (file.place.empty() || in.students[k].empty()) continue;
@@ -261,11 +271,12 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
                                 quoted_printable(place.filename().string()));
     }
   }
-  for (const auto& [student, ks] : by_student) {
-    std::size_t counted = ks.back();
-    for (std::size_t k : ks)
+  for (const auto& [student, ends] : by_student) {
+    if (ends.first == ends.second) continue;  // one submission: it counts
+    std::size_t counted = ends.second;
+    for (std::size_t k = ends.first; k != none; k = next[k])
       if (!in.flags.count(k)) counted = k;  // the last that agrees, if any
-    for (std::size_t k : ks)
+    for (std::size_t k = ends.first; k != none; k = next[k])
       if (k != counted) in.superseding[k] = counted;
   }
   for (const auto& [k, flag] : in.flags)
