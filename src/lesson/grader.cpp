@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <array>
+#include <charconv>
 #include <optional>
 
 #include "base/text.h"
@@ -18,6 +19,12 @@ namespace {
 
 constexpr double tiny = rounding_slack;
 
+
+// Appends n in decimal (std::to_string without a string of its own).
+void append_count(std::string& out, std::size_t n) {
+  char digits[20];  // 2^64 has 20 digits
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+}
 
 // One row of a student's numbers; false when some cell of it is not readable.
 // (Like an optional<Vector>, but its storage outlives being empty.)
@@ -337,11 +344,11 @@ class QuestionGrader {
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         ++cells;
         CellResult& cell = result.cells.emplace_back();  // filled in place
-        if (!vector) {
-          cell.label = std::to_string(r + 1);
+        if (!vector) {  // "row.column" (1-based), or "column" in a vector part
+          append_count(cell.label, r + 1);
           cell.label += '.';
         }
-        cell.label += std::to_string(c + 1);
+        append_count(cell.label, c + 1);
         cell.given = w.text(r, c);
         const double t = ref[r][c];
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
