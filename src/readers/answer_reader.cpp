@@ -748,7 +748,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
     bool failed = false;
   };
   const CsvReader::Position body = reader.position();
-  const std::size_t piece_bytes = std::size_t{1} << 20;  // not worth a thread below this
+  const std::size_t piece_bytes = std::size_t{256} << 10;  // not worth a thread below this
   const std::size_t count = std::max<std::size_t>(1, std::min<std::size_t>(jobs, (text.size() - body.offset) / piece_bytes));
   const std::vector<std::size_t> ends = record_splits(text, body.offset, count);
   std::vector<Piece> pieces(count);

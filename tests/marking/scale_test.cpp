@@ -81,7 +81,8 @@ TEST_CASE("mark writes byte-identical reports with --jobs 1, 2 and 7, across chu
   fs::remove_all(dir);
   fs::create_directories(dir);
   // 9,000 rows: 36 chunks of 256, more than the 32 that may be judged ahead
-  // of the writer, so the ring of chunks wraps around.
+  // of the writer, so the ring of chunks wraps around; and over a megabyte,
+  // so that several threads check the sheet in pieces.
   const int resubmissions = write_class_sheet(dir / "class.csv", 9000);
   std::map<std::string, std::string> first;
   for (const char* jobs : {"1", "2", "7"}) {

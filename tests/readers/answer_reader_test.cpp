@@ -625,7 +625,7 @@ std::string sheet_check(const std::string& text, unsigned jobs, const ReadLimits
   return seen;
 }
 
-// A sheet of some 3 MiB (large enough to be checked in pieces): quoted names
+// A sheet of some 3 MiB (large enough to be checked in several pieces): quoted names
 // across lines, with commas and doubled quotes, CRLF, empty and blank rows.
 std::string big_sheet() {
   std::string text = "student,name,q1.scores.1\r\n";
