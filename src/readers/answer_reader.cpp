@@ -781,7 +781,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
       try {
         read_piece(k, false);
         pieces[k].failed = pieces[k].end.offset != ends[k] && pieces[k].rows.size() <= limits.max_sheet_rows;
-      } catch (const Error&) {
+      } catch (...) {  // (on the calling thread, the sheet read again throws it)
         pieces[k].failed = true;
       }
     });
