@@ -82,9 +82,9 @@ class ClassCopies {
         // Whose variant each is: made once, when a class has a wrong-variant file at all.
         std::call_once(owners_made_, [&] {
           owner_.reserve(in_.submissions.size());
-          for (std::size_t k = 0; k < in_.submissions.size(); ++k)
-            if (in_.superseding[k] == Inputs::counts && !in_.students[k].empty())
-              owner_.emplace(variant_id(seed_, in_.students[k]), in_.students[k]);
+          for (std::size_t j = 0; j < in_.submissions.size(); ++j)
+            if (in_.superseding[j] == Inputs::counts && !in_.students[j].empty())
+              owner_.emplace(variant_id(seed_, in_.students[j]), in_.students[j]);
         });
         if (auto owner = owner_.find(*id); owner != owner_.end() && owner->second != g.student)
           g.reason += fmt::format("; {} is {}'s variant", s.variant, printable(owner->second, 60));
