@@ -570,9 +570,10 @@ bool has_layout(const std::map<std::string, std::map<std::string, PartAnswer>>& 
     auto part = question->second.begin();
     for (const auto& [name, shape] : parts) {
       const PartAnswer& answer = part->second;
+      const std::size_t columns = shape.second;  // (clang 14 lambdas cannot capture a structured binding)
       if (part->first != name || !answer.shaped_by_sheet || !answer.unreadable.empty() ||
           answer.rows.size() != shape.first ||
-          std::any_of(answer.rows.begin(), answer.rows.end(), [&](const auto& row) { return row.size() != shape.second; }))
+          std::any_of(answer.rows.begin(), answer.rows.end(), [&](const auto& row) { return row.size() != columns; }))
         return false;
       ++part;
     }
