@@ -139,7 +139,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (counted != attnmark::Inputs::counts)
       require(counted != k && in.students[counted] == in.students[k] && in.superseding[counted] == attnmark::Inputs::counts,
               "a superseded submission points at its student's counted one");
-    const attnmark::Submission s = in.take(k);
+    attnmark::Submission s;
+    in.take(k, s);
     require(s.unreadable.find(secret) == std::string::npos && s.student.find(secret) == std::string::npos,
             "nothing outside the tree is read");
     for (const std::string& note : s.notes) require(note.find(secret) == std::string::npos, "nothing outside is quoted");
