@@ -1,10 +1,11 @@
-// marking/summary.h: the class at a glance: summary.md and summary.html, from a
-// ClassSummary gathered one submission at a time, so a large class never
-// has to be held in memory whole.
+// marking/summary.h: the class at a glance, gathered one submission at a time
+// (ClassSummary), so a large class never has to be held in memory whole, and
+// made into the report that summary.md and summary.html lay out
+// (writers/class_report.h).
 //
 //   ClassSummary summary(rubric);
 //   for (const GradedSubmission& g : graded) summary.add(g);
-//   write_file("out/summary.md", summary_markdown(rubric, summary));
+//   write_file("out/summary.md", summary_markdown(class_report(rubric, summary)));
 #pragma once
 
 #include <array>
@@ -16,6 +17,7 @@
 
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
+#include "writers/class_report.h"
 #include "writers/theme.h"
 
 namespace attnmark {
@@ -25,12 +27,7 @@ namespace attnmark {
 class ClassSummary {
  public:
   // One submission as the summary lists it.
-  struct Row {
-    std::string source, student, name;
-    SubmissionStatus status = SubmissionStatus::graded;
-    std::string reason, file_stem;  // reason: at most max_reason_cell_bytes (bounded_reason)
-    std::optional<double> score;
-  };
+  using Row = ReportRow;
   // How a class did on one part.
   struct PartStats {
     int marked = 0;
@@ -103,13 +100,12 @@ class ClassSummary {
 };
 
 
-// summary.md: class statistics, per-part success, mistakes, problem submissions.
-std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
+// The report of the class as summary.md and summary.html lay it out. It
+// refers to summary's rows: REQUIRES summary outlives it, unchanged.
+ClassReport class_report(const Rubric& rubric, const ClassSummary& summary);
 
-// summary.html: the same as a page that prints, with a histogram of scores
-// and a row per submission (linked to its feedback page when it has one).
-// The rows are written on up to `jobs` threads; the page is the same
-// whatever their number.
+// summary_markdown and summary_html (writers/class_report.h) of class_report(rubric, summary).
+std::string summary_markdown(const Rubric& rubric, const ClassSummary& summary);
 std::string summary_html(const Rubric& rubric, const ClassSummary& summary, const HtmlStyle& style, unsigned jobs = 1);
 
 // The tenth of `max_score` that `score` falls in, 0 to 9; full marks are in

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "marking/summary.h"
+#include "writers/html_page.h"
 
 using namespace attnmark;
 
@@ -68,4 +69,40 @@ TEST_CASE("summary.html is the same page whether its rows were rendered while ju
   first.append(std::move(later));
   CHECK(first.rows_html_count() == 0);
   CHECK(summary_html(rubric, first, {}) == want);
+}
+
+TEST_CASE("summary.md and summary.html of a class with no submission say so in the same words") {
+  const Rubric rubric = shipped("lesson");
+  ClassSummary summary(rubric);
+  GradedSubmission missing;
+  missing.student = "s001";
+  missing.status = SubmissionStatus::missing;
+  missing.reason = "no submission";
+  summary.add(missing);
+  const std::string md = summary_markdown(rubric, summary), html = summary_html(rubric, summary, {});
+  CHECK(count(md, "\n0 submissions.\n") == 1);
+  CHECK(count(html, "<p>0 submissions.</p>") == 1);
+  CHECK(count(md, "## Mistakes") == 0);  // nothing marked: no figures, parts or mistakes
+  CHECK(count(html, "<h2>Mistakes</h2>") == 0);
+}
+
+TEST_CASE("summary.md and summary.html say the same figures, parts and mistakes: both are layouts of one report") {
+  const Rubric rubric = shipped("lesson");
+  ClassSummary summary(rubric);
+  for (const GradedSubmission& g : lesson_class(rubric)) summary.add(g);
+  const ClassReport report = class_report(rubric, summary);
+  REQUIRE(report.figures);
+  CHECK(report.figures->marked == 2);
+  CHECK(report.submissions == 3);
+  CHECK(report.tally == std::vector<std::pair<SubmissionStatus, int>>{{SubmissionStatus::graded, 2}, {SubmissionStatus::unreadable, 1}});
+  CHECK(report.parts.size() == 9);
+  REQUIRE(report.mistakes.size() == 1);
+  CHECK(report.mistakes[0].code == "hard-attention");
+  CHECK(summary_markdown(report) == summary_markdown(rubric, summary));
+  CHECK(summary_html(report, {}) == summary_html(rubric, summary, {}));
+  const std::string md = summary_markdown(report), html = summary_html(report, {});
+  CHECK(count(md, "3 submissions: 2 graded, 1 unreadable.") == 1);
+  CHECK(count(html, "3 submissions: 2 graded, 1 unreadable.") == 1);
+  CHECK(count(md, report.mistakes[0].explanation) == 1);
+  CHECK(count(html, html_escape(report.mistakes[0].explanation)) == 1);
 }
