@@ -33,24 +33,8 @@ namespace attnmark {
 namespace fs = std::filesystem;
 namespace {
 
-// One student's feedback files (feedback files only).
-struct FeedbackFiles {
-  std::string json, markdown, html;
-};
-
-// A run of consecutive submissions, judged by one thread, with everything
-// they add to the reports rendered in order. Chunks are the same whatever
-// the number of threads, so the reports are too. Their text buffers are
-// reused from chunk to chunk.
-struct Chunk {
-  std::string gradebook;             // the gradebook rows of those that count, in order, without their flags
-  std::vector<std::pair<std::size_t, std::size_t>> rows;  // (submission, end of its row in `gradebook`)
-  std::string jsonl;                 // their feedback.jsonl lines (feedback jsonl)
-  std::vector<FeedbackFiles> files;  // theirs, in order (feedback files)
-  std::vector<std::pair<std::size_t, LmsRow>> exports;  // (submission, its row) of those that count (--export)
-  std::optional<ClassSummary> summary;
-};
-
+// The submissions one thread judges at a time, rendered for the reports.
+using Chunk = ReportChunk;
 constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
 // Answers copied from a classmate, found in one pass over the class. While
@@ -161,13 +145,8 @@ void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
 // each submission's feedback files (feedback files).
 void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, ClassCopies* copies,
                  const std::vector<std::string>& stems, Inputs& in, std::size_t c, Chunk& chunk) {
-  chunk.gradebook.clear();
-  chunk.rows.clear();
-  chunk.exports.clear();
-  chunk.jsonl.clear();
-  chunk.summary.emplace(rubric);
   const std::size_t first = c * chunk_size, end = std::min(in.submissions.size(), first + chunk_size);
-  chunk.files.resize(settings.feedback == FeedbackMode::files ? end - first : 0);
+  chunk.begin(rubric, settings, first, end - first);
   thread_local Submission s;  // its storage is reused, row after row of a sheet
   for (std::size_t i = first; i < end; ++i) {
     in.take(i, s);
@@ -188,111 +167,21 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
     }
     if (roster && counts) apply_roster(*roster, graded);
     if (copies && counts) copies->judged(i, s, graded, own_key);
-    if (counts) {
-      // A superseded submission is no gradebook row: a lookup by id finds
-      // the one that counts. Its flags come once the class is judged.
-      append_gradebook_cells(chunk.gradebook, rubric, graded);
-      chunk.rows.emplace_back(i, chunk.gradebook.size());
-      if (!settings.exports.empty() && !graded.student.empty() && graded.status != SubmissionStatus::not_on_roster)
-        chunk.exports.emplace_back(i, LmsRow{graded.student, graded.name,
-                                             graded.marked ? std::optional<double>(graded.marked->score) : std::nullopt,
-                                             lms_feedback(rubric, graded), {}});
-    }
-    if (settings.feedback == FeedbackMode::jsonl) {
-      append_feedback_json(chunk.jsonl, graded);
-      chunk.jsonl += '\n';
-    } else if (settings.feedback == FeedbackMode::files) {
-      FeedbackFiles& f = chunk.files[i - first];
-      f.json.clear();
-      append_feedback_json(f.json, graded);
-      f.json += '\n';
-      f.markdown = feedback_markdown(rubric, graded, rubric.reveal_in_feedback);
-      f.html = feedback_html(rubric, graded, rubric.reveal_in_feedback, settings.style);
-    }
-    chunk.summary->add(graded);
+    chunk.add(graded, counts);
   }
-  if (settings.feedback == FeedbackMode::files) {
-    // (Only then: summary.html links each row to its feedback page by this name.)
-    std::vector<ClassSummary::Row>& rows = chunk.summary->rows();
-    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].file_stem = stems[first + i];
-  }
-  chunk.summary->render_rows_html();
+  chunk.end(stems);
 }
 
-// What an earlier run leaves in --out, in the order an error names them.
-constexpr const char* report_names[] = {"gradebook.csv", "summary.md", "summary.html", "feedback", "feedback.jsonl"};
-
-// True for a name an --out folder may hold besides the reports: a crashed
-// run's temporaries, and what file browsers leave behind.
-bool is_litter(const std::string& name) {
-  return name == ".DS_Store" || name == "Thumbs.db" || name == "desktop.ini" ||
-         (name.starts_with(".attnmark-") && name.ends_with(".tmp"));
-}
-
-// Checks that `out` can take this run's reports. Returns whether a folder is
-// there already (to be swapped out whole at the end).
-bool check_out_folder(const MarkSettings& settings) {
-  const fs::path out(settings.out_dir);
-  std::error_code ec;
-  const fs::file_status status = fs::status(out, ec);
-  if (!fs::exists(status)) return false;
-  if (!fs::is_directory(status)) throw Error(settings.out_dir, 0, 0, "is not a folder; choose another --out");
-  std::set<std::string> reports;
-  std::vector<std::string> others;
-  for (auto it = fs::directory_iterator(out, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (std::find(std::begin(report_names), std::end(report_names), name) != std::end(report_names)) reports.insert(name);
-    else if (!is_litter(name)) others.push_back(name);
-  }
-  if (ec) throw Error(settings.out_dir, 0, 0, "cannot read folder: " + ec.message());
-  std::sort(others.begin(), others.end());
-  if (!others.empty())
-    throw Error(settings.out_dir, 0, 0,
-                fmt::format("holds files that are not attnmark's reports ({}{}); the reports are replaced as a "
-                            "folder, so choose a new or empty --out",
-                            quoted_printable(others[0]), others.size() > 1 ? fmt::format(" and {} more", others.size() - 1) : ""));
-  if (!settings.force)
-    for (const char* name : report_names)
-      if (reports.count(name))
-        throw Error(settings.out_dir, 0, 0,
-                    fmt::format("already holds '{}' from an earlier run; pass --force to replace it, or choose another --out",
-                                name));
-  return true;
-}
-
-// The name of each submission's feedback files. feedback/<id>.* is always
-// the student's counted submission: ids that are their own safe name get it
-// first, whatever their order, so no other submission can take it; a
-// superseded submission goes in superseded/, one without a student id in
-// no-student/ (folder names that no feedback file of an id can have).
+// The name of each submission's feedback files (report_set.h's feedback_stems).
 std::vector<std::string> feedback_stems(const Inputs& in) {
-  const std::size_t count = in.submissions.size();
-  std::vector<std::string> stems(count);
-  FileStems counted, superseded, nameless;
-  std::unordered_set<std::string> own;  // lower-case ids that got their own name
-  for (std::size_t k = 0; k < count; ++k) {
-    const std::string& id = in.students[k];
-    if (!id.empty() && in.superseding[k] == Inputs::counts && FileStems::stem(id) == id && own.insert(lower(id)).second)
-      stems[k] = counted.take(id);
-  }
-  for (std::size_t k = 0; k < count; ++k) {
-    const std::string& id = in.students[k];
-    if (!stems[k].empty()) continue;
-    if (in.superseding[k] != Inputs::counts) stems[k] = "superseded/" + superseded.take(id);
-    else if (!id.empty()) stems[k] = counted.take(id);
-    else stems[k] = "no-student/" + nameless.take(fs::path(in.files[in.submissions[k].file]).filename().string());
-  }
-  return stems;
+  std::vector<StemSource> sources(in.submissions.size());
+  for (std::size_t k = 0; k < sources.size(); ++k)
+    sources[k] = {in.students[k], in.superseding[k] == Inputs::counts,
+                  in.students[k].empty() ? fs::path(in.files[in.submissions[k].file]).filename().string() : std::string()};
+  return feedback_stems(sources);
 }
 
-// With a roster, the order of the gradebook: each roster student's counted
-// submission (or none), then the counted ones not on the roster, then those
-// without a student id, each in input order.
-struct RosterOrder {
-  static constexpr std::size_t none = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> of_student;  // per roster student: the submission that counts, or none
-  std::vector<std::size_t> others;      // not on the roster, then without an id
-};
+// With a roster, the order of the gradebook (RosterOrder), each part in input order.
 
 RosterOrder roster_order(const ClassRoster& roster, const Inputs& in) {
   RosterOrder order;
@@ -311,181 +200,6 @@ RosterOrder roster_order(const ClassRoster& roster, const Inputs& in) {
   order.others.insert(order.others.end(), without_id.begin(), without_id.end());
   return order;
 }
-
-// Writes the reports as submissions arrive into a temporary folder beside
-// --out, which takes the place of --out whole when the run has finished; a
-// run that fails leaves --out as it was.
-class ReportWriter {
- public:
-  // REQUIRES: check_out_folder(settings) passed; `replace` is what it returned.
-  // `roster` and `order`, when given, outlive the writer.
-  ReportWriter(const Rubric& rubric, const MarkSettings& settings, std::vector<std::string> stems, bool replace,
-               const ClassRoster* roster, const RosterOrder* order)
-      : rubric_(rubric), settings_(settings), summary_(rubric), stems_(std::move(stems)), replace_(replace),
-        roster_(roster), order_(order) {
-    const fs::path out = fs::path(settings.out_dir);
-    std::error_code ec;
-    if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
-    if (ec) throw Error(settings.out_dir, 0, 0, "cannot create folder: " + ec.message());
-    // A killed run's temporary folder is cleared; a live run's is locked and kept.
-    remove_stale_temporaries(out.parent_path().string());
-    staging_.emplace(settings.out_dir);
-    root_ = staging_->temporary();
-    gradebook_.emplace((root_ / "gradebook.csv").string());
-    gradebook_->append(gradebook_header(rubric));
-    if (settings.feedback == FeedbackMode::jsonl) jsonl_.emplace((root_ / "feedback.jsonl").string());
-  }
-
-  // The name of each submission's feedback files (feedback files), else empty.
-  const std::vector<std::string>& stems() const { return stems_; }
-
-  // Adds a chunk's submissions after those added before. Empties the chunk.
-  void add(Chunk& chunk) {
-    // Rows are held until the end: their flags are known only then, and
-    // with a roster the gradebook follows the roster's order.
-    std::size_t start = 0;
-    for (const auto& [k, end] : chunk.rows) {
-      if (k >= held_at_.size()) held_at_.resize(k + 1, {0, 0});
-      held_at_[k] = {held_.size() + start, held_.size() + end};
-      held_order_.push_back(k);
-      start = end;
-    }
-    held_ += chunk.gradebook;
-    for (auto& [k, row] : chunk.exports) exports_.emplace_back(k, std::move(row));
-    if (jsonl_) jsonl_->append(chunk.jsonl);
-    const std::vector<ClassSummary::Row>& rows = std::as_const(*chunk.summary).rows();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const ClassSummary::Row& row = rows[i];
-      if (row.status != SubmissionStatus::duplicate && !row.score) ++unmarked_;
-      if (row.status == SubmissionStatus::not_on_roster) ++not_on_roster_;
-      if (settings_.feedback == FeedbackMode::files) {
-        if (!feedback_) feedback_.emplace((root_ / "feedback").string());
-        if (const std::size_t slash = row.file_stem.find('/'); slash != std::string::npos)
-          if (const std::string folder = row.file_stem.substr(0, slash); made_.insert(folder).second)
-            feedback_->make_folder(folder);
-        feedback_->write(row.file_stem + ".json", chunk.files[i].json);
-        feedback_->write(row.file_stem + ".md", chunk.files[i].markdown);
-        feedback_->write(row.file_stem + ".html", chunk.files[i].html);
-      }
-    }
-    summary_.append(std::move(*chunk.summary));
-    chunk.summary.reset();
-  }
-
-  // Writes held row k with its flag (from `flags`, per submission) to the gradebook.
-  void write_row(std::size_t k, const std::vector<std::string>& flags) {
-    const auto [begin, end] = held_at_[k];
-    rows_out_.append(held_, begin, end - begin);
-    append_gradebook_flags(rows_out_, flags[k].empty() ? std::vector<std::string>{} : std::vector<std::string>{flags[k]});
-    flush_rows(false);
-  }
-
-  // Passes the rows written so far to the gradebook file, in blocks of a
-  // megabyte or so (or all, at the end).
-  void flush_rows(bool all) {
-    if (rows_out_.size() < (1u << 20) && !all) return;
-    gradebook_->append(rows_out_);
-    rows_out_.clear();
-  }
-
-  // REQUIRES: flags has an entry per submission added.
-  ClassMarked finish(const std::vector<InputNotice>& notices, const std::vector<std::string>& flags) {
-    ClassMarked marked;
-    for (std::size_t k = 0; k < flags.size(); ++k)
-      if (!flags[k].empty()) summary_.flag(k, {flags[k]});
-    for (const InputNotice& n : notices) {
-      summary_.add_notice(n.text);
-      if (n.needs_teacher) ++marked.not_read;
-    }
-    std::vector<LmsRow> lms;  // the exports' rows, in the gradebook's order
-    std::unordered_map<std::size_t, LmsRow*> lms_of;
-    for (auto& [k, row] : exports_) lms_of.emplace(k, &row);
-    if (roster_) {
-      for (std::size_t r = 0; r < order_->of_student.size(); ++r) {
-        const RosterEntry& entry = roster_->students()[r];
-        const std::size_t k = order_->of_student[r];
-        if (k != RosterOrder::none) {
-          write_row(k, flags);
-        } else {
-          GradedSubmission missing;
-          missing.student = entry.student;
-          missing.name = entry.name;
-          missing.status = SubmissionStatus::missing;
-          missing.reason = "no submission";
-          append_gradebook_row(rows_out_, rubric_, missing);
-          flush_rows(false);
-          summary_.add(missing);
-          ++marked.missing;
-        }
-        if (!settings_.exports.empty()) {
-          const auto it = k == RosterOrder::none ? lms_of.end() : lms_of.find(k);
-          LmsRow row = it != lms_of.end() ? std::move(*it->second) : LmsRow{entry.student, entry.name, std::nullopt, "no submission", {}};
-          row.name = entry.name.empty() ? row.name : entry.name;
-          row.fields = entry.fields;
-          lms.push_back(std::move(row));
-        }
-      }
-      for (const std::size_t k : order_->others) write_row(k, flags);
-      const std::size_t n = roster_->students().size();
-      summary_.set_roster_note(fmt::format(
-          "Roster: {} student{}, {} handed in, {} missing; {} submission{} not on the roster. {}", n, n == 1 ? "" : "s",
-          n - marked.missing, marked.missing, not_on_roster_, not_on_roster_ == 1 ? "" : "s",
-          settings_.match_near_ids
-              ? "An id near a roster id (S002, s2 or s002. for s002) is marked as that roster student (--near-ids match)."
-              : "An id near a roster id (S002, s2 or s002. for s002) is not marked as that student, only named "
-                "(--near-ids flag; --near-ids match marks it as the roster student)."));
-    } else {
-      for (const std::size_t k : held_order_) write_row(k, flags);
-      for (auto& [k, row] : exports_) lms.push_back(std::move(row));
-    }
-    flush_rows(true);
-    write_exports(lms);
-    // The two summaries at once, with more than one job (each reads the summary only).
-    auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
-                               [&] { write_file((root_ / "summary.md").string(), summary_markdown(rubric_, summary_)); });
-    write_file((root_ / "summary.html").string(), summary_html(rubric_, summary_, settings_.style, settings_.jobs));
-    markdown.get();
-    if (jsonl_) jsonl_->commit();
-    if (feedback_) feedback_->commit();
-    gradebook_->commit();
-    staging_->commit(replace_);
-    marked.statuses = summary_.statuses();
-    marked.unmarked = unmarked_;
-    marked.not_on_roster = not_on_roster_;
-    return marked;
-  }
-
-  // canvas.csv and moodle.csv, as --export asks.
-  void write_exports(const std::vector<LmsRow>& rows) {
-    const std::string& assignment = settings_.assignment.empty() ? display_title(rubric_) : settings_.assignment;
-    for (const std::string& format : settings_.exports) {
-      if (format == "canvas")
-        write_file((root_ / "canvas.csv").string(), canvas_csv(rows, assignment, settings_.assignment_id, max_score(rubric_)));
-      else if (format == "moodle")
-        write_file((root_ / "moodle.csv").string(), moodle_csv(rows, assignment));
-    }
-  }
-
- private:
-  const Rubric& rubric_;
-  const MarkSettings& settings_;
-  ClassSummary summary_;
-  std::vector<std::string> stems_;  // feedback file names, per submission (feedback files)
-  bool replace_;                    // an earlier run's folder is at --out
-  std::size_t unmarked_ = 0, not_on_roster_ = 0;
-  const ClassRoster* roster_;   // --roster, or null
-  const RosterOrder* order_;    // with a roster: the gradebook's order
-  std::string held_;                                       // the gradebook rows, without their flags
-  std::vector<std::pair<std::size_t, std::size_t>> held_at_;  // submission → its row in held_ (begin, end)
-  std::vector<std::size_t> held_order_;                     // the submissions with a row, in input order
-  std::string rows_out_;                                    // rows on their way to the gradebook file
-  std::vector<std::pair<std::size_t, LmsRow>> exports_;     // (submission, row) for --export, in input order
-  std::optional<NewFolder> staging_;  // the new --out, until it takes its place
-  fs::path root_;                     // staging_'s temporary folder
-  std::optional<NewFile> gradebook_, jsonl_;
-  std::optional<NewFolder> feedback_;  // feedback files, made when the first is written
-  std::unordered_set<std::string> made_;  // its folders made so far (superseded/, no-student/)
-};
 
 // Says on `err` what the inputs hold that was not marked: the first few
 // notices, then how many more (all of them are in the summaries).
@@ -603,6 +317,17 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
   ReportWriter writer(rubric, cleaned,
                       cleaned.feedback == FeedbackMode::files ? feedback_stems(in) : std::vector<std::string>(), replace,
                       roster ? &*roster : nullptr, order ? &*order : nullptr);
+  if (roster)
+    writer.set_roster_note([&](const ClassMarked& counted) {
+      const std::size_t n = roster->students().size();
+      return fmt::format(
+          "Roster: {} student{}, {} handed in, {} missing; {} submission{} not on the roster. {}", n, n == 1 ? "" : "s",
+          n - counted.missing, counted.missing, counted.not_on_roster, counted.not_on_roster == 1 ? "" : "s",
+          cleaned.match_near_ids
+              ? "An id near a roster id (S002, s2 or s002. for s002) is marked as that roster student (--near-ids match)."
+              : "An id near a roster id (S002, s2 or s002. for s002) is not marked as that student, only named "
+                "(--near-ids flag; --near-ids match marks it as the roster student).");
+    });
   std::optional<ClassCopies> copies;
   if (cleaned.seed) copies.emplace(rubric, *cleaned.seed, in);
   return mark_chunks(rubric, cleaned, roster ? &*roster : nullptr, copies ? &*copies : nullptr, in, writer);

@@ -21,45 +21,9 @@
 
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
-#include "readers/roster.h"
-#include "writers/theme.h"
+#include "marking/report_set.h"
 
 namespace attnmark {
-
-// How per-student feedback is written.
-enum class FeedbackMode {
-  files,  // feedback/<student>.md, .json and .html
-  jsonl,  // one feedback.jsonl, a JSON object per line
-  none,
-};
-
-// Everything `mark` needs besides the rubric and the inputs.
-struct MarkSettings {
-  std::optional<std::uint64_t> seed;  // --seed, else the rubric's; else each file's own
-  unsigned jobs = 1;                   // threads, at least 1
-  FeedbackMode feedback = FeedbackMode::files;
-  std::string out_dir;
-  bool force = false;                  // replace an earlier run's reports
-  HtmlStyle style;                     // summary.html and feedback pages
-  std::optional<std::vector<RosterEntry>> roster;  // --roster: a gradebook row per roster student, in its order
-  bool match_near_ids = false;         // --near-ids match: S002 is marked as the roster's s002
-  ColumnChoice sheet_columns;          // --id-column, --name-column for sheets
-  std::vector<std::string> exports;    // LMS gradebooks to write too: "canvas", "moodle"
-  std::string assignment;              // their assignment name (default: the rubric's title)
-  std::string assignment_id;           // Canvas's id of the assignment, if known
-};
-
-// What a run of mark_class made of the class.
-struct ClassMarked {
-  StatusTally statuses{};      // how many submissions got each status
-  std::size_t unmarked = 0;    // submissions that count but got no marks (unreadable, wrong rubric, ...)
-  std::size_t not_read = 0;    // files under the inputs not read, places that could not be read, flagged files
-  std::size_t missing = 0;     // roster students without a submission
-  std::size_t not_on_roster = 0;  // submissions whose id is not on the roster
-  // True when every submission that counts was marked, every roster student
-  // handed in, and nothing in the inputs needs the teacher.
-  bool complete() const { return unmarked == 0 && not_read == 0 && missing == 0 && not_on_roster == 0; }
-};
 
 // Marks every input (answer files, folders of them, CSV sheets) and writes
 // gradebook.csv, summary.md, summary.html, the feedback and the LMS exports
