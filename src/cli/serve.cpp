@@ -167,8 +167,7 @@ int run_mark_db(const Options& options, std::ostream&, std::ostream& err) {
   const Classroom room = Classroom::from_record(store.load_class());
   const std::vector<AttemptRecord> attempts = store.all_attempts();
   const std::size_t counted = write_class_reports(room, attempts, parse_score_rule(options.score), options.out_dir,
-                                                  options.force, room.rubric().reveal_in_feedback,
-                                                  html_style(options.theme, options.text_size));
+                                                  options.force, html_style(options.theme, options.text_size));
   err << fmt::format("attnmark: {} attempts of {} students; {} with an attempt ({} of each); reports in {}: "
                      "gradebook.csv, summary.md, summary.html, feedback/\n",
                      attempts.size(), room.roster().size(), counted, options.score, printable(options.out_dir, 500));

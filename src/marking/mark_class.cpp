@@ -289,13 +289,8 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
 ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const std::vector<std::string>& inputs,
                        std::ostream& err) {
   if (settings.out_dir.empty()) throw Error("mark: --out DIR is required");
-  // --out as a clean path: "out/" and "out" are one folder, and its temporary lies beside it.
   MarkSettings cleaned = settings;
-  while (cleaned.out_dir.size() > 1 && cleaned.out_dir.back() == '/') cleaned.out_dir.pop_back();
-  // --out as a link to a folder (results -> /mnt/share/results): the folder
-  // it names is the one replaced, its temporary beside it.
-  if (std::error_code ec; fs::is_symlink(cleaned.out_dir, ec))
-    if (const fs::path target = fs::canonical(cleaned.out_dir, ec); !ec) cleaned.out_dir = target.string();
+  cleaned.out_dir = report_folder(settings.out_dir);
   InputList list = input_files(inputs, cleaned.out_dir);  // first: an input inside --out is the clearer error
   const bool replace = check_out_folder(cleaned);
   for (const std::string& format : cleaned.exports)

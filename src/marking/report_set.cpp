@@ -62,6 +62,13 @@ bool check_out_folder(const MarkSettings& settings) {
   return true;
 }
 
+std::string report_folder(std::string out_dir) {
+  while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
+  if (std::error_code ec; fs::is_symlink(out_dir, ec))
+    if (const fs::path target = fs::canonical(out_dir, ec); !ec) out_dir = target.string();
+  return out_dir;
+}
+
 GradedSubmission missing_submission(const RosterEntry& student) {
   GradedSubmission missing;
   missing.student = student.student;

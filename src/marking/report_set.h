@@ -76,6 +76,11 @@ struct ClassMarked {
 // The gradebook row of a roster student who handed nothing in.
 GradedSubmission missing_submission(const RosterEntry& student);
 
+// --out as the folder replaced: without trailing slashes ("out/" and "out"
+// are one folder, whose temporary lies beside it), and a link to a folder
+// (results -> /mnt/share/results) as the folder it names.
+std::string report_folder(std::string out_dir);
+
 // Checks that settings.out_dir can take this run's reports: new, empty, or
 // holding only an earlier run's reports (replaced only with settings.force).
 // Returns whether a folder is there already (to be swapped out whole at the

@@ -9,7 +9,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "marking/judge.h"
-#include "marking/summary.h"
+#include "marking/report_set.h"
 #include "readers/answer_reader.h"
 #include "readers/rubric_loader.h"
 #include "serve/codes.h"
@@ -65,6 +65,7 @@ std::optional<Checked> Classroom::check(const std::string& student, const std::s
   c.graded = judge(rubric_, seed_, s, "");
   if (const RosterEntry* entry = find(student)) c.graded.name = entry->name;
   append_feedback_json(c.feedback, c.graded);
+  c.feedback += '\n';  // as in the feedback files mark writes
   return c;
 }
 
@@ -101,40 +102,39 @@ std::vector<GradedSubmission> Classroom::gradebook(const std::vector<AttemptReco
 }
 
 std::size_t write_class_reports(const Classroom& room, const std::vector<AttemptRecord>& attempts, ScoreRule rule,
-                                const std::string& out, bool force, bool reveal, const HtmlStyle& style) {
-  const Rubric& rubric = room.rubric();
-  std::filesystem::path target = std::filesystem::absolute(out);
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(target, ec)) && !force)
-    throw Error(out, 0, 0, "already exists; pass --force to replace an earlier run's reports");
-  std::filesystem::create_directories(target.parent_path(), ec);
-  NewFolder folder(target.string());
-  folder.make_folder("feedback");
-  std::string gradebook = gradebook_header(rubric);
-  ClassSummary summary(rubric);
-  FileStems stems({"gradebook", "summary"});
-  std::size_t counted = 0;
+                                const std::string& out, bool force, const HtmlStyle& style) {
+  MarkSettings settings;
+  settings.out_dir = report_folder(out);
+  settings.force = force;
+  settings.style = style;
+  const bool replace = check_out_folder(settings);
+  // Each roster student's attempt that counts, judged, in roster order.
+  const ClassRoster roster(room.roster());
+  RosterOrder order;
+  std::vector<GradedSubmission> counted;
+  std::vector<StemSource> stems;
   for (GradedSubmission& g : room.gradebook(attempts, rule)) {
-    append_gradebook_row(gradebook, rubric, g);
-    if (g.status != SubmissionStatus::missing) {
-      ++counted;
-      g.file_stem = stems.take(g.student);
-      std::string json;
-      append_feedback_json(json, g);
-      folder.write("feedback/" + g.file_stem + ".json", json);
-      folder.write("feedback/" + g.file_stem + ".md", feedback_markdown(rubric, g, reveal));
-      folder.write("feedback/" + g.file_stem + ".html", feedback_html(rubric, g, reveal, style));
+    if (g.status == SubmissionStatus::missing) {
+      order.of_student.push_back(RosterOrder::none);
+      continue;
     }
-    summary.add(g);
+    order.of_student.push_back(counted.size());
+    stems.push_back({g.student, true, {}});
+    counted.push_back(std::move(g));
   }
-  const std::size_t n = room.roster().size();
-  summary.set_roster_note(fmt::format("Roster: {} student{}, {} with an attempt, {} missing.", n, n == 1 ? "" : "s",
-                                      counted, n - counted));
-  folder.write("gradebook.csv", gradebook);
-  folder.write("summary.md", summary_markdown(rubric, summary));
-  folder.write("summary.html", summary_html(rubric, summary, style));
-  folder.commit(force);
-  return counted;
+  ReportWriter writer(room.rubric(), settings, feedback_stems(stems), replace, &roster, &order);
+  writer.set_roster_note([&](const ClassMarked& so_far) {
+    const std::size_t n = roster.students().size();
+    return fmt::format("Roster: {} student{}, {} with an attempt, {} missing.", n, n == 1 ? "" : "s", n - so_far.missing,
+                       so_far.missing);
+  });
+  ReportChunk chunk;
+  chunk.begin(room.rubric(), settings, 0, counted.size());
+  for (const GradedSubmission& g : counted) chunk.add(g, true);
+  chunk.end(writer.stems());
+  writer.add(chunk);
+  writer.finish({}, std::vector<std::string>(counted.size()));
+  return counted.size();
 }
 
 }  // namespace attnmark

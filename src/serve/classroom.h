@@ -73,11 +73,12 @@ class Classroom {
   std::map<std::string, std::size_t> index_;  // student → roster_ position
 };
 
-// The reports `mark` writes, from a served class's attempts: gradebook.csv,
-// summary.md, summary.html and feedback/<student>.json|md|html, into `out`
-// (a new folder, or an earlier run's with `force`). Returns how many students
-// have an attempt that counts.
+// The reports `mark` writes (marking/report_set.h), from a served class's
+// attempts: gradebook.csv, summary.md, summary.html and
+// feedback/<student>.json|md|html, into `out` (new, empty, or an earlier
+// run's reports with `force`). Returns how many students have an attempt
+// that counts.
 std::size_t write_class_reports(const Classroom& room, const std::vector<AttemptRecord>& attempts, ScoreRule rule,
-                                const std::string& out, bool force, bool reveal, const struct HtmlStyle& style);
+                                const std::string& out, bool force, const struct HtmlStyle& style);
 
 }  // namespace attnmark
