@@ -78,6 +78,16 @@ GradedSubmission missing_submission(const RosterEntry& student) {
   return missing;
 }
 
+LmsRow lms_row(const Rubric& rubric, const GradedSubmission& graded, const RosterEntry* entry) {
+  LmsRow row{graded.student, graded.name, graded.marked ? std::optional<double>(graded.marked->score) : std::nullopt,
+             graded.status == SubmissionStatus::missing ? graded.reason : lms_feedback(rubric, graded), {}};
+  if (entry) {
+    if (!entry->name.empty()) row.name = entry->name;
+    row.fields = entry->fields;
+  }
+  return row;
+}
+
 std::vector<std::string> feedback_stems(const std::vector<StemSource>& submissions) {
   const std::size_t count = submissions.size();
   std::vector<std::string> stems(count);
@@ -120,9 +130,7 @@ void ReportChunk::add(const GradedSubmission& graded, bool counts) {
     append_gradebook_cells(gradebook_, rubric, graded);
     rows_.emplace_back(i, gradebook_.size());
     if (!settings.exports.empty() && !graded.student.empty() && graded.status != SubmissionStatus::not_on_roster)
-      exports_.emplace_back(i, LmsRow{graded.student, graded.name,
-                                      graded.marked ? std::optional<double>(graded.marked->score) : std::nullopt,
-                                      lms_feedback(rubric, graded), {}});
+      exports_.emplace_back(i, lms_row(rubric, graded));
   }
   if (settings.feedback == FeedbackMode::jsonl) {
     append_feedback_json(jsonl_, graded);
@@ -238,10 +246,14 @@ ClassMarked ReportWriter::finish(const std::vector<InputNotice>& notices, const 
       }
       if (!settings_.exports.empty()) {
         const auto it = k == RosterOrder::none ? lms_of.end() : lms_of.find(k);
-        LmsRow row = it != lms_of.end() ? std::move(*it->second) : LmsRow{entry.student, entry.name, std::nullopt, missing_reason, {}};
-        row.name = entry.name.empty() ? row.name : entry.name;
-        row.fields = entry.fields;
-        lms.push_back(std::move(row));
+        if (it == lms_of.end()) {
+          lms.push_back(lms_row(rubric_, missing_submission(entry), &entry));
+        } else {
+          LmsRow& row = *it->second;
+          if (!entry.name.empty()) row.name = entry.name;
+          row.fields = entry.fields;
+          lms.push_back(std::move(row));
+        }
       }
     }
     for (const std::size_t k : order_->others) write_row(k, flags);

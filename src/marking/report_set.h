@@ -81,6 +81,11 @@ GradedSubmission missing_submission(const RosterEntry& student);
 // (results -> /mnt/share/results) as the folder it names.
 std::string report_folder(std::string out_dir);
 
+// A student's row of canvas.csv and moodle.csv: the score and short
+// feedback of the submission that counts (a missing student's feedback is
+// the reason alone); with their roster entry, its name and other columns.
+LmsRow lms_row(const Rubric& rubric, const GradedSubmission& graded, const RosterEntry* entry = nullptr);
+
 // Checks that settings.out_dir can take this run's reports: new, empty, or
 // holding only an earlier run's reports (replaced only with settings.force).
 // Returns whether a folder is there already (to be swapped out whole at the
