@@ -1,6 +1,9 @@
 // attnmark autograde PLATFORM RUBRIC: one submission marked as the autograder
 // of Gradescope or PrairieLearn, and the zip that sets attnmark up on
 // Gradescope. docs/autograders.md is the teacher's guide.
+#include "cli/autograde.h"
+
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -11,7 +14,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/text.h"
-#include "cli/commands.h"
+#include "cli/options.h"
 #include "marking/autograde.h"
 #include "readers/rubric_loader.h"
 #include "readers/submission_metadata.h"
@@ -26,7 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The folder the platform mounts: --root, else its default; it must exist.
-std::string root_of(const Options& options, const char* fallback) {
+std::string root_of(const AutogradeOptions& options, const char* fallback) {
   const std::string root = options.root.empty() ? fallback : options.root;
   std::error_code ec;
   if (!fs::is_directory(root, ec))
@@ -47,7 +50,7 @@ int finish(const std::string& root, const std::string& json, const Autograded& a
   return 0;
 }
 
-std::optional<std::uint64_t> seed_of(const Options& options, const Rubric& rubric) {
+std::optional<std::uint64_t> seed_of(const AutogradeOptions& options, const Rubric& rubric) {
   return options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;
 }
 
@@ -166,9 +169,9 @@ exit 0
   return script;
 }
 
-int run_pack(const Options& options, const std::string& rubric_path, const Rubric& rubric, std::ostream& err) {
+int run_pack(const AutogradeOptions& options, const std::string& rubric_path, const Rubric& rubric, std::ostream& err) {
   if (options.output.empty()) throw Error("autograde gradescope-pack: -o FILE (the zip to write) is required");
-  refuse_to_replace(options);
+  refuse_to_replace(options.output, options.force);
   const std::optional<std::uint64_t> seed = seed_of(options, rubric);
   if (!seed)
     throw Error(fmt::format("autograde gradescope-pack: {} has no seed: and no --seed was given; give the seed the "
@@ -204,7 +207,18 @@ int run_pack(const Options& options, const std::string& rubric_path, const Rubri
 
 }  // namespace
 
-int run_autograde(const Options& options, std::ostream& out, std::ostream& err) {
+void declare_autograde(CLI::App& sub, AutogradeOptions& options) {
+  // Its --help shows every value as TEXT, --seed's too.
+  sub.add_option("platform", options.platform, "gradescope, prairielearn or gradescope-pack")->required();
+  sub.add_option("rubric", options.rubrics, "Rubric file (YAML)")->required();
+  add_seed_option(sub, options.seed, "Seed; default: the rubric's seed:")->type_name("TEXT");
+  sub.add_option("--root", options.root, "The grader's folder (default /autograder, or /grade for PrairieLearn)");
+  sub.add_option("--student", options.student, "Student id, when the submission does not say");
+  add_output_option(sub, options.output, "gradescope-pack: the zip to write");
+  sub.add_flag("--force", options.force, "gradescope-pack: replace the zip if it exists");
+}
+
+int run_autograde(const AutogradeOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& platform = options.platform;
   if (platform != "gradescope" && platform != "prairielearn" && platform != "gradescope-pack")
     throw Error(fmt::format("autograde: expected gradescope, prairielearn or gradescope-pack; got {}",

@@ -1,5 +1,8 @@
 // attnmark check ANSWERS, check RUBRIC ANSWERS, or check [RUBRIC] --answers ANSWERS:
 // a student's self-check.
+#include "cli/check.h"
+
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
@@ -7,7 +10,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/text.h"
-#include "cli/commands.h"
+#include "cli/options.h"
 #include "marking/inputs.h"
 #include "marking/judge.h"
 #include "readers/answer_reader.h"
@@ -48,20 +51,30 @@ bool is_rubric(const std::string& path) {
 
 }  // namespace
 
-int run_check(const Options& options, std::ostream& out, std::ostream&) {
+void declare_check(CLI::App& sub, CheckOptions& options) {
+  // check ANSWERS, check RUBRIC ANSWERS, or check [RUBRIC] --answers ANSWERS: run_check sorts them out.
+  sub.add_option("FILES", options.files, "Your answer file or notebook, or the rubric file and then it")
+      ->type_name("FILE");
+  sub.add_option("--answers", options.answers, "Your answer file or notebook (then FILES is the rubric)")
+      ->type_name("FILE");
+  add_seed_option(sub, options.seed, "Seed, if your answer file does not record it");
+  sub.add_flag("--reveal", options.reveal, "Show the right answers too");
+}
+
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream&) {
   // The answer file is --answers, else the last file named; a file before it
   // is the rubric.
   std::string rubric_file, answers = options.answers;
   const std::size_t most = options.answers.empty() ? 2 : 1;  // files named besides --answers
-  if (options.rubrics.size() > most)
+  if (options.files.size() > most)
     throw Error(options.answers.empty() ? "check: expected your answer file, or the rubric file and then your answer file"
                                         : "check: expected at most one rubric file");
   if (options.answers.empty()) {
-    if (options.rubrics.empty()) throw Error("check: give your answer file: attnmark check FILE");
-    answers = options.rubrics.back();
-    if (options.rubrics.size() == 2) rubric_file = options.rubrics.front();
-  } else if (!options.rubrics.empty()) {
-    rubric_file = options.rubrics.front();
+    if (options.files.empty()) throw Error("check: give your answer file: attnmark check FILE");
+    answers = options.files.back();
+    if (options.files.size() == 2) rubric_file = options.files.front();
+  } else if (!options.files.empty()) {
+    rubric_file = options.files.front();
   }
   const ReadLimits limits;
   const Submission s = read_submission_file(read_file(answers, limits.max_file_bytes), answers, answers, limits);

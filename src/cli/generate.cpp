@@ -1,5 +1,8 @@
 // attnmark generate | key | template RUBRIC: a student's worksheet, answer key or
 // blank answer file, or one per student of a roster.
+#include "cli/generate.h"
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
 #include <filesystem>
@@ -14,7 +17,6 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
-#include "cli/commands.h"
 #include "lesson/variant.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
@@ -33,7 +35,7 @@ namespace attnmark {
 namespace {
 
 // The seed from --seed, else the rubric's, else a fresh one the user is told.
-std::uint64_t choose_seed(const Options& options, const Rubric& rubric, std::ostream& err) {
+std::uint64_t choose_seed(const GenerateOptions& options, const Rubric& rubric, std::ostream& err) {
   if (options.seed) return parse_seed(*options.seed);
   if (rubric.seed) return *rubric.seed;
   // Only this path is not reproducible by itself, so the seed is printed.
@@ -44,7 +46,8 @@ std::uint64_t choose_seed(const Options& options, const Rubric& rubric, std::ost
 }
 
 // Writes to -o PATH, or to standard output.
-void emit(const Options& options, const std::string& text, const char* what, std::ostream& out, std::ostream& err) {
+void emit(const GenerateOptions& options, const std::string& text, const char* what, std::ostream& out,
+          std::ostream& err) {
   if (options.output.empty()) {
     out << text;
     return;
@@ -77,7 +80,7 @@ std::string format_of_name(const std::string& path, bool key) {
 // The format is --format, else the one -o's name asks for, else md. With
 // --roster, -o is a folder and its name says nothing, except a key's
 // "-o keys.jsonl" (one key per line, to that file).
-Job job_of(const Options& options) {
+Job job_of(const GenerateOptions& options) {
   Job job;
   job.key = options.command == "key";
   job.answers = options.command == "template";
@@ -189,10 +192,10 @@ struct StudentOutput {
   std::string line;                       // jsonl
 };
 
-int run_roster(const Options& options, const Job& job, const Rubric& rubric, std::uint64_t seed, const ClassPage& page,
-               const HtmlStyle& style, std::ostream& out, std::ostream& err) {
+int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
+               const ClassPage& page, const HtmlStyle& style, std::ostream& out, std::ostream& err) {
   const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster,
-                                                        {options.id_column, options.name_column});
+                                                        options.columns);
   {
     std::vector<std::string> ids;
     for (const RosterEntry& s : students) ids.push_back(s.student);
@@ -347,14 +350,47 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   return 0;
 }
 
+// The options of generate, key and template, in the order --help lists
+// them; `command` says which (template writes no HTML: no --format, no page
+// options).
+void declare_sheet_options(CLI::App& sub, GenerateOptions& options, const char* command) {
+  const std::string name = command;
+  options.command = name;
+  sub.add_option("RUBRIC", options.rubrics, "Rubric file (YAML)")->required()->type_name("FILE");
+  add_seed_option(sub, options.seed, "Seed (a whole number); default: the rubric's seed:");
+  sub.add_option("--student", options.student, "Student id; each id gets its own variant")->type_name("ID");
+  if (name != "template")
+    sub.add_option("--format", options.format,
+                   std::string(name == "key" ? "md, json, jsonl, html, tex or ipynb" : "md, json, html, tex or ipynb") +
+                       "; default: from -o's extension, else md")
+        ->type_name("FORMAT");
+  add_output_option(sub, options.output, "Write to this file (or folder, with --roster) instead of standard output");
+  sub.add_flag("--force", options.force, "Replace files that exist already");
+  add_roster_option(sub, options.roster, "Class roster (CSV with a student id column): one output per student");
+  add_jobs_option(sub, options.jobs, "Threads for a roster (default: all cores)");
+  add_column_options(sub, options.columns, "the roster");
+  if (name != "template") add_page_options(sub, options.page);
+}
+
 }  // namespace
 
-int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
+void declare_generate(CLI::App& sub, GenerateOptions& options) {
+  declare_sheet_options(sub, options, "generate");
+  sub.add_option("--db", options.db, "A served class (attnmark serve): print each student's access code")
+      ->type_name("FILE");
+  sub.add_option("--url", options.url, "With --db: the class page's address, printed beside the code")->type_name("URL");
+}
+
+void declare_key(CLI::App& sub, GenerateOptions& options) { declare_sheet_options(sub, options, "key"); }
+
+void declare_template(CLI::App& sub, GenerateOptions& options) { declare_sheet_options(sub, options, "template"); }
+
+int run_generate(const GenerateOptions& options, std::ostream& out, std::ostream& err) {
   if (options.rubrics.size() != 1) throw Error(options.command + ": expected one rubric file");
   const Job job = job_of(options);
-  const HtmlStyle style = html_style(options.theme, options.text_size);
+  const HtmlStyle style = options.page.style();
   parse_jobs(options.jobs);  // a bad --jobs is an error even without a roster
-  if (!options.output.empty() && (options.roster.empty() || job.format == "jsonl")) refuse_to_replace(options);
+  if (!options.output.empty() && (options.roster.empty() || job.format == "jsonl")) refuse_to_replace(options.output, options.force);
   // Trimmed as a roster's ids and answer files' are, so the student's own
   // answer file reads back as the same id.
   const std::string student(trim(options.student));
@@ -364,7 +400,6 @@ int run_generate(const Options& options, std::ostream& out, std::ostream& err) {
   const std::uint64_t seed = choose_seed(options, rubric, err);
   ClassPage page;
   if (!options.db.empty()) {
-    if (options.command != "generate") throw Error("--db: only generate prints the class page and access codes");
     if (options.url.empty()) throw Error("--db: give --url too, the class page's address students open");
     // A JSON worksheet is the variant itself, seed and all (SheetDocument::seed).
     if (job.format == "json")

@@ -1,39 +1,79 @@
 // attnmark mark RUBRIC INPUTS... --out DIR: marks a class.
+#include "cli/mark.h"
+
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <ostream>
 
 #include "base/error.h"
 #include "base/files.h"
-#include "cli/commands.h"
+#include "cli/serve.h"
 #include "marking/mark_class.h"
 #include "base/text.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
-#include "writers/theme.h"
 
 namespace attnmark {
 
-int run_mark(const Options& options, std::ostream&, std::ostream& err) {
-  if (options.rubrics.size() != 1) throw Error("mark: expected one rubric file");
-  if (options.inputs.empty()) throw Error("mark: expected answer files, folders or sheets to mark");
+void declare_mark(CLI::App& sub, MarkOptions& options) {
+  sub.add_option("RUBRIC", options.rubric, "Rubric file (YAML)")->type_name("FILE");
+  sub.add_option("INPUT", options.inputs, "Answer files (YAML, JSON or Jupyter notebooks), folders of them, or CSV sheets")
+      ->type_name("PATH");
+  sub.add_option("--db", options.db, "Mark a served class's attempts instead (no RUBRIC or INPUT)")->type_name("FILE");
+  add_score_option(sub, options.score, "With --db: each student's best or last attempt");
+  add_seed_option(sub, options.seed, "Seed; default: the rubric's seed:, else each file's own");
+  sub.add_option("-o,--out", options.out_dir, "Folder for the gradebook and reports")->required()->type_name("DIR");
+  sub.add_flag("--force", options.force, "Replace the reports of an earlier run");
+  sub.add_option("--feedback", options.feedback, "Per-student feedback: files, jsonl or none")
+      ->default_str("files")
+      ->type_name("MODE");
+  add_jobs_option(sub, options.jobs, "Threads (default: all cores)");
+  add_page_options(sub, options.page);
+  add_roster_option(sub, options.roster, "Class roster (CSV): the gradebook gets a row per roster student");
+  add_column_options(sub, options.columns, "rosters and sheets");
+  sub.add_option("--near-ids", options.near_ids,
+                 "Ids near a roster id (S002 for s002): flag them (default) or match them to the roster student")
+      ->default_str("flag")
+      ->type_name("flag|match");
+  sub.add_option("--export", options.exports, "LMS gradebooks to write too: canvas, moodle")
+      ->delimiter(',')
+      ->type_name("LMS");
+  sub.add_option("--assignment", options.assignment, "Assignment name in the exports (default: the rubric's title)")
+      ->type_name("NAME");
+  sub.add_option("--assignment-id", options.assignment_id, "Canvas's id of the assignment, for canvas.csv")
+      ->type_name("ID");
+}
+
+int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.db.empty()) return run_mark_db(options, out, err);
+  // RUBRIC and INPUT are required unless --db names a served class; said as
+  // the option parser says what it requires.
+  if (options.rubric.empty()) {
+    err << "attnmark: mark: RUBRIC is required; see attnmark mark --help\n";
+    return 2;
+  }
+  if (options.inputs.empty()) {
+    err << "attnmark: mark: INPUT is required; see attnmark mark --help\n";
+    return 2;
+  }
   if (options.out_dir.empty()) throw Error("mark: --out DIR is required");
   MarkSettings settings;
   settings.out_dir = options.out_dir;
   settings.force = options.force;
   settings.jobs = parse_jobs(options.jobs);
-  settings.style = html_style(options.theme, options.text_size);
+  settings.style = options.page.style();
   if (options.feedback == "files") settings.feedback = FeedbackMode::files;
   else if (options.feedback == "jsonl") settings.feedback = FeedbackMode::jsonl;
   else if (options.feedback == "none") settings.feedback = FeedbackMode::none;
   else throw Error(fmt::format("--feedback: expected files, jsonl or none; got '{}'", options.feedback));
-  settings.sheet_columns = {options.id_column, options.name_column};
+  settings.sheet_columns = options.columns;
   if (options.near_ids == "match") settings.match_near_ids = true;
   else if (options.near_ids != "flag")
     throw Error(fmt::format("--near-ids: expected flag or match; got {}", quoted_printable(options.near_ids)));
   settings.exports = options.exports;
   settings.assignment = options.assignment;
   settings.assignment_id = options.assignment_id;
-  const Rubric rubric = load_rubric_file(options.rubrics[0]);
+  const Rubric rubric = load_rubric_file(options.rubric);
   if (!options.roster.empty())
     settings.roster = read_roster(read_file(options.roster, max_roster_bytes), options.roster, settings.sheet_columns);
   settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;

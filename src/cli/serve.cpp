@@ -1,7 +1,9 @@
 // attnmark serve, access-codes, and mark --db: a class served from one
 // SQLite file.
+#include "cli/serve.h"
+
+#include <CLI/CLI.hpp>
 #include <csignal>
-#include <charconv>
 #include <fmt/format.h>
 #include <ostream>
 #include <pthread.h>
@@ -10,7 +12,6 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/text.h"
-#include "cli/commands.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
 #include "serve/classroom.h"
@@ -18,25 +19,14 @@
 #include "serve/server.h"
 #include "serve/store.h"
 #include "writers/csv_writer.h"
-#include "writers/theme.h"
 
 namespace attnmark {
 namespace {
 
-// A whole number from `low` to `high`, strictly (no sign, no spaces).
-std::int64_t parse_whole(const std::string& option, const std::string& text, std::int64_t low, std::int64_t high) {
-  std::int64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || text[0] < '0' || text[0] > '9' || ec != std::errc() || stop != end || value < low || value > high)
-    throw Error(fmt::format("{}: expected a whole number from {} to {}; got {}", option, low, high, quoted_printable(text)));
-  return value;
-}
-
 // The class of --db: stored at its first start from RUBRIC, --seed and
 // --roster; at later starts these may be left out, and when given must be
 // what is stored (a class's variants and codes never change under it).
-ClassRecord class_of(const Options& options, Store& store) {
+ClassRecord class_of(const ServeOptions& options, Store& store) {
   const std::string db = options.db;
   if (store.has_class()) {
     ClassRecord stored = store.load_class();
@@ -64,10 +54,7 @@ ClassRecord class_of(const Options& options, Store& store) {
   else throw Error("--seed: the rubric gives no seed:, so give one (it makes every student's variant)");
   r.roster_file = options.roster;
   r.roster_text = read_file(r.roster_file, max_roster_bytes);
-  read_roster(r.roster_text, r.roster_file, {options.id_column, options.name_column});
-  if (!options.id_column.empty() || !options.name_column.empty())
-    throw Error("--id-column, --name-column: serve reads a roster whose columns are found by name; "
-                "rename its headers (student, name)");
+  read_roster(r.roster_text, r.roster_file);
   r.secret = random_hex(32);
   store.set_class(r);
   return r;
@@ -75,15 +62,39 @@ ClassRecord class_of(const Options& options, Store& store) {
 
 }  // namespace
 
-int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
+void declare_serve(CLI::App& sub, ServeOptions& options) {
+  sub.add_option("RUBRIC", options.rubrics, "Rubric file (YAML); stored at the first start")
+      ->type_name("FILE")
+      ->expected(0, 1);
+  add_seed_option(sub, options.seed, "Seed; default: the rubric's seed: (first start)");
+  add_roster_option(sub, options.roster, "Class roster (CSV): who may sign in (first start)");
+  sub.add_option("--db", options.db, "The class's SQLite file (created at the first start)")
+      ->default_str("class.sqlite")
+      ->type_name("FILE");
+  sub.add_option("--host", options.host, "Address to listen on (default 127.0.0.1: this machine only)")
+      ->type_name("ADDRESS");
+  sub.add_option("--port", options.port, "Port (default 8080; 0: any free port)")->type_name("N");
+  sub.add_option("--attempts", options.attempts, "Attempts kept per student (default: no limit)")->type_name("N");
+  sub.add_option("--close", options.close, "After this (UTC), checks are shown but not kept")->type_name("DATE");
+  sub.add_option("--reveal-after", options.reveal_after,
+                 "With the rubric's reveal_answers: true, show answers only after this (UTC)")
+      ->type_name("DATE");
+  add_score_option(sub, options.score, "The gradebook's attempt of each student: best or last");
+  add_page_options(sub, options.page);
+}
+
+int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
+  ServeOptions options = given;
+  if (options.db.empty()) options.db = "class.sqlite";  // --db's default, and --db '' too
   ServeSettings settings;
   settings.host = options.host.empty() ? "127.0.0.1" : options.host;
-  settings.port = options.port ? static_cast<int>(parse_whole("--port", *options.port, 0, 65535)) : 8080;
-  if (options.attempts) settings.attempts = parse_whole("--attempts", *options.attempts, 1, 1000000);
+  settings.port = options.port ? static_cast<int>(parse_unsigned(*options.port, 0, 65535, "--port")) : 8080;
+  if (options.attempts)
+    settings.attempts = static_cast<std::int64_t>(parse_unsigned(*options.attempts, 1, 1000000, "--attempts"));
   if (!options.close.empty()) settings.close_at = parse_date("--close", options.close);
   if (!options.reveal_after.empty()) settings.reveal_after = parse_date("--reveal-after", options.reveal_after);
   settings.score = parse_score_rule(options.score);
-  settings.style = html_style(options.theme, options.text_size);
+  settings.style = options.page.style();
 
   Store store(options.db);
   store.claim_for_serving();
@@ -150,7 +161,11 @@ int run_serve(const Options& options, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
-int run_access_codes(const Options& options, std::ostream& out, std::ostream&) {
+void declare_access_codes(CLI::App& sub, AccessCodesOptions& options) {
+  sub.add_option("--db", options.db, "The class's SQLite file")->required()->type_name("FILE");
+}
+
+int run_access_codes(const AccessCodesOptions& options, std::ostream& out, std::ostream&) {
   Store store(options.db, StoreUse::read);
   const Classroom room = Classroom::from_record(store.load_class());
   std::string csv = "student,code\r\n";
@@ -159,15 +174,15 @@ int run_access_codes(const Options& options, std::ostream& out, std::ostream&) {
   return 0;
 }
 
-int run_mark_db(const Options& options, std::ostream&, std::ostream& err) {
+int run_mark_db(const MarkOptions& options, std::ostream&, std::ostream& err) {
   if (options.out_dir.empty()) throw Error("mark: --out DIR is required");
-  if (!options.rubrics.empty() || !options.inputs.empty())
+  if (!options.rubric.empty() || !options.inputs.empty())
     throw Error("mark --db: the class's rubric and attempts are in the database; give no RUBRIC or INPUT");
   Store store(options.db, StoreUse::read);
   const Classroom room = Classroom::from_record(store.load_class());
   const std::vector<AttemptRecord> attempts = store.all_attempts();
   const std::size_t counted = write_class_reports(room, attempts, parse_score_rule(options.score), options.out_dir,
-                                                  options.force, html_style(options.theme, options.text_size));
+                                                  options.force, options.page.style());
   err << fmt::format("attnmark: {} attempts of {} students; {} with an attempt ({} of each); reports in {}: "
                      "gradebook.csv, summary.md, summary.html, feedback/\n",
                      attempts.size(), room.roster().size(), counted, options.score, printable(options.out_dir, 500));

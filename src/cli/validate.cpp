@@ -1,12 +1,14 @@
 // attnmark validate RUBRIC... [--self-test [--seeds N]]: checks exercise definitions,
 // and with --self-test that they mark fairly.
+#include "cli/validate.h"
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <fmt/format.h>
 #include <ostream>
 
 #include "base/error.h"
-#include "cli/commands.h"
+#include "cli/options.h"
 #include "lesson/self_test.h"
 #include "lesson/variant.h"
 #include "readers/rubric_loader.h"
@@ -52,16 +54,18 @@ bool report_self_test(const std::string& path, const SelfTest& t, std::uint64_t 
 
 }  // namespace
 
-int run_validate(const Options& options, std::ostream& out, std::ostream& err) {
+void declare_validate(CLI::App& sub, ValidateOptions& options) {
+  sub.add_option("RUBRIC", options.rubrics, "Rubric files (YAML)")->required()->type_name("FILE");
+  sub.add_flag("--self-test", options.self_test,
+               "Also mark every mistake the grader knows, and right answers in every spelling, on many variants");
+  sub.add_option("--seeds", options.seeds, "With --self-test: how many students' variants (default 40)")
+      ->type_name("N");
+}
+
+int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {
   if (options.rubrics.empty()) throw Error("validate: expected one or more rubric files");
   if (options.seeds && !options.self_test) throw Error("validate: --seeds goes with --self-test");
-  int variants = 40;
-  if (options.seeds) {
-    const char* end = options.seeds->data() + options.seeds->size();
-    const auto [stop, ec] = std::from_chars(options.seeds->data(), end, variants);
-    if (options.seeds->empty() || ec != std::errc() || stop != end || variants < 1 || variants > 1000)
-      throw Error(fmt::format("--seeds: expected a whole number from 1 to 1000; got '{}'", *options.seeds));
-  }
+  const int variants = options.seeds ? static_cast<int>(parse_unsigned(*options.seeds, 1, 1000, "--seeds")) : 40;
   int status = 0;
   for (const std::string& path : options.rubrics) {
     try {

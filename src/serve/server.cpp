@@ -29,50 +29,6 @@
 
 namespace attnmark {
 
-std::int64_t parse_date(const std::string& option, const std::string& text) {
-  const auto fail = [&]() -> std::int64_t {
-    throw Error(fmt::format("{}: expected a date like 2026-12-24 or 2026-12-24T17:00Z (UTC); got {}", option,
-                            quoted_printable(text)));
-  };
-  std::tm tm{};
-  int fields[6] = {0, 0, 0, 0, 0, 0};
-  // YYYY-MM-DD, then optionally THH:MM, :SS and Z.
-  const char* p = text.data();
-  const char* end = text.data() + text.size();
-  const char separators[] = {'-', '-', 'T', ':', ':'};
-  for (int i = 0; i < 6; ++i) {
-    if (i > 0) {
-      if (p == end) {
-        if (i == 3 || i == 5) break;
-        fail();
-      }
-      if (*p != separators[i - 1] && !(i == 3 && *p == ' ')) {
-        if (i == 5 && *p == 'Z') break;
-        if (i == 3) break;
-        fail();
-      }
-      ++p;
-    }
-    const char* start = p;
-    const auto [stop, ec] = std::from_chars(p, end, fields[i]);
-    if (ec != std::errc() || stop - start != (i == 0 ? 4 : 2)) fail();
-    p = stop;
-  }
-  if (p != end && !(p + 1 == end && *p == 'Z')) fail();
-  if (fields[1] < 1 || fields[1] > 12 || fields[2] < 1 || fields[2] > 31 || fields[3] > 23 || fields[4] > 59 ||
-      fields[5] > 59)
-    fail();
-  tm.tm_year = fields[0] - 1900;
-  tm.tm_mon = fields[1] - 1;
-  tm.tm_mday = fields[2];
-  tm.tm_hour = fields[3];
-  tm.tm_min = fields[4];
-  tm.tm_sec = fields[5];
-  const std::time_t t = timegm(&tm);
-  if (tm.tm_mday != fields[2]) fail();  // 2026-02-30 rolled over into March
-  return static_cast<std::int64_t>(t);
-}
-
 Reach reach_of(const std::string& address) {
   in_addr v4{};
   if (inet_pton(AF_INET, address.c_str(), &v4) == 1) {

@@ -56,11 +56,6 @@ enum class Reach {
 };
 Reach reach_of(const std::string& address);
 
-// The seconds since 1970 of a date given as YYYY-MM-DD (midnight UTC) or
-// YYYY-MM-DDTHH:MM[:SS][Z] (UTC). Throws Error ("--close: expected a date
-// like 2026-12-24 or 2026-12-24T17:00Z; got 'x'").
-std::int64_t parse_date(const std::string& option, const std::string& text);
-
 // The class's rules as the start prints them, for the teacher to see what
 // this start applies (they are options of each start, not kept in the
 // database). `reveals`: the rubric says reveal_answers: true.

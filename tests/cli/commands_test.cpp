@@ -1,35 +1,86 @@
-// What every command shares (cli/commands.h): --seed and --jobs, checked
-// strictly, in the program and as the command line gives them.
+// The table of commands (cli/commands.h): every entry complete, its help and
+// example shown, its example made of its own options, and its Runner the
+// command itself.
 #include "support/test_support.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fmt/format.h>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 
-TEST_CASE("parse_seed accepts whole numbers and rejects everything else") {
-  CHECK(attnmark::parse_seed("0") == 0);
-  CHECK(attnmark::parse_seed("18446744073709551615") == 18446744073709551615ULL);
-  for (const char* bad : {"-1", "+1", "", " 1", "1 ", "1e3", "0x10", "18446744073709551616", "1.5", "abc"}) {
-    INFO(bad);
-    CHECK_THROWS_WITH(attnmark::parse_seed(bad),
-                      std::string("--seed: expected a whole number from 0 to 18446744073709551615; got '") + bad + "'");
+namespace {
+
+// The words of a command line without quotes (every example is one).
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string word; in >> word;) out.push_back(word);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every command in the table has a name, one line of help, an example and its options") {
+  std::set<std::string> names;
+  const Run top = run_cli("--help");
+  CHECK(top.status == 0);
+  for (const attnmark::CommandInfo& info : attnmark::command_table()) {
+    const std::string name = info.name;
+    INFO(name);
+    CHECK(names.insert(name).second);
+    CHECK(!name.empty());
+    CHECK(info.help != nullptr);
+    CHECK(std::string(info.help).size() > 10);
+    CHECK(std::string(info.help).find('\n') == std::string::npos);
+    CHECK(std::string(info.example).starts_with("attnmark " + name + " "));
+    CHECK(info.declare);
+    // attnmark --help lists it; attnmark NAME --help shows its help and example.
+    CHECK(top.out.find(fmt::format("\n  {:<28}{}\n", name, info.help)) != std::string::npos);
+    const Run r = run_cli(name + " --help");
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.starts_with(std::string(info.help) + "\n"));
+    CHECK(r.out.ends_with(fmt::format("\nExample: {}\n", info.example)));
+  }
+  CHECK(names.size() == 9);
+}
+
+TEST_CASE("every command's example uses only the options the command declares") {
+  for (const attnmark::CommandInfo& info : attnmark::command_table()) {
+    INFO(info.name);
+    CLI::App app;
+    CLI::App* sub = app.add_subcommand(info.name, info.help);
+    const attnmark::Runner run = info.declare(*sub);
+    CHECK(run);
+    std::vector<std::string> args = words(info.example);
+    args.erase(args.begin());                 // "attnmark"
+    std::reverse(args.begin(), args.end());   // CLI11 parses a vector from its back
+    CHECK_NOTHROW(app.parse(args));
+    CHECK(app.got_subcommand(sub));
   }
 }
 
-TEST_CASE("a seed of -1 is refused with exit 2, not turned into 2^64-1") {
-  const Run r = run_cli("key rubrics/lesson.yaml --seed -1");
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err == "attnmark: --seed: expected a whole number from 0 to 18446744073709551615; got '-1'\n");
-}
-
-TEST_CASE("the number of jobs (--jobs) is a whole number from 1 to 256") {
-  for (const char* bad : {"0", "257", "-1", "+2", "2.5", "abc", ""}) {
-    INFO(bad);
-    const Run r = run_cli(fmt::format("generate rubrics/lesson.yaml --format html --jobs '{}'", bad));
-    CHECK(r.status == 2);
-    CHECK(r.err == fmt::format("attnmark: --jobs: expected a whole number from 1 to 256; got '{}'\n", bad));
-  }
-  CHECK(run_cli("generate rubrics/lesson.yaml --format html --jobs 256").status == 0);
+TEST_CASE("a command's Runner runs it with the options parsed into it, as the program does") {
+  const std::string rubric = std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/lesson.yaml";
+  CLI::App app;
+  const auto& table = attnmark::command_table();
+  const auto key = std::find_if(table.begin(), table.end(), [](const auto& c) { return std::string(c.name) == "key"; });
+  REQUIRE(key != table.end());
+  CLI::App* sub = app.add_subcommand("key");
+  const attnmark::Runner run = key->declare(*sub);
+  std::vector<std::string> args = {"key", rubric, "--seed", "5", "--student", "s001", "--format", "json"};
+  std::reverse(args.begin(), args.end());
+  app.parse(args);
+  std::ostringstream out, err;
+  CHECK(run(out, err) == 0);
+  CHECK(err.str().empty());
+  const Run program = run_cli("key rubrics/lesson.yaml --seed 5 --student s001 --format json");
+  CHECK(program.status == 0);
+  CHECK(out.str() == program.out);
+  CHECK(!out.str().empty());
 }

@@ -462,8 +462,8 @@ TEST_CASE("serve: the start prints the class's rules, and --reveal-after needs a
   CHECK(attnmark::class_rules(settings, true) ==
         "any number of checks; the gradebook counts each student's best attempt; right answers shown with each check");
   settings.attempts = 1;
-  settings.close_at = attnmark::parse_date("--close", "2026-12-24T17:00Z");
-  settings.reveal_after = attnmark::parse_date("--reveal-after", "2027-01-05");
+  settings.close_at = 1798131600;      // 2026-12-24T17:00Z
+  settings.reveal_after = 1799107200;  // 2027-01-05
   settings.score = attnmark::ScoreRule::last;
   CHECK(attnmark::class_rules(settings, true) ==
         "1 stored check per student; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "

@@ -1,0 +1,72 @@
+// cli/options.h: what several commands share: the options they all declare
+// alike (one helper each) and the strict parsers of option values.
+//
+//   add_seed_option(sub, o.seed, "Seed; default: the rubric's seed:");
+//   ...parsed, then in the command:
+//   const std::uint64_t seed = parse_seed(*o.seed);        // "-1" is refused, not 2^64 − 1
+//   const unsigned jobs = parse_jobs(o.jobs);               // absent: every core
+//   parse_unsigned("65536", 0, 65535, "--port");            // throws Error
+//
+// Numbers are taken from the command line as text and parsed here, after
+// CLI11 is done: CLI11 2.1 reads "--seed -1" into an unsigned as 2^64 − 1.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "readers/columns.h"
+#include "writers/theme.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace attnmark {
+
+// `text` as a whole number from `min` to `max`: decimal digits only, so
+// "-1", "+1", " 1", "1 ", "0x10", "1e3" and "" are refused, never read as
+// something else. Throws Error ("--jobs: expected a whole number from 1 to
+// 256; got '0'"); `description` names the option.
+std::uint64_t parse_unsigned(std::string_view text, std::uint64_t min, std::uint64_t max, std::string_view description);
+
+// --seed: 0 to 2^64 − 1. Throws Error ("--seed: ...").
+std::uint64_t parse_seed(const std::string& text);
+
+// --jobs: 1 to 256; absent means every core. Throws Error ("--jobs: ...").
+unsigned parse_jobs(const std::optional<std::string>& text);
+
+// The seconds since 1970 of a date given as YYYY-MM-DD (midnight UTC) or
+// YYYY-MM-DDTHH:MM[:SS][Z] (UTC). Throws Error ("--close: expected a date
+// like 2026-12-24 or 2026-12-24T17:00Z (UTC); got 'x'"); `option` names it.
+std::int64_t parse_date(const std::string& option, const std::string& text);
+
+// Without `force`, the file `output` (-o) names is never replaced (checked
+// before any work, so a refused run costs nothing); a folder is never a
+// file's name. Throws Error ("ws.html: already exists; pass --force to
+// replace it").
+void refuse_to_replace(const std::string& output, bool force);
+
+// --theme and --text-size of a command that writes HTML.
+struct PageOptions {
+  std::string theme = "default";   // default, cream, tint, high-contrast
+  std::string text_size = "normal";  // normal, large, x-large
+  HtmlStyle style() const { return html_style(theme, text_size); }  // throws Error on a bad value
+};
+
+// The shared options. Each declares one option (or a pair) on `sub`, bound
+// to the caller's field; `help` is the line --help shows, which says what
+// the option means to that command. Those returning CLI::Option* let the
+// caller refine it.
+CLI::Option* add_seed_option(CLI::App& sub, std::optional<std::string>& seed, const std::string& help);  // --seed N
+void add_jobs_option(CLI::App& sub, std::optional<std::string>& jobs, const std::string& help);         // --jobs N
+void add_output_option(CLI::App& sub, std::string& output, const std::string& help);  // -o,--output,--out PATH
+void add_roster_option(CLI::App& sub, std::string& roster, const std::string& help);  // --roster CSV
+void add_score_option(CLI::App& sub, std::string& score, const std::string& help);    // --score best|last
+void add_page_options(CLI::App& sub, PageOptions& page);                              // --theme, --text-size
+// --id-column and --name-column; `where` says what they are the columns of ("the roster").
+void add_column_options(CLI::App& sub, ColumnChoice& columns, const std::string& where);
+
+}  // namespace attnmark
