@@ -554,33 +554,7 @@ class QuestionGrader {
           cell.verdict = Verdict::wrong;
           cell.note.clear();
         }
-    if (codes.empty() && p == Part::weights && !not_adding_up(result).empty()) codes.push_back("weights-not-normalised");
-    // Catalogue order, so ties read the same in every report.
-    for (const Mistake& m : mistakes())
-      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) result.diagnoses.emplace_back(m.code);
-  }
-
-  // Rows of weights, all written, whose sum is off by more than the
-  // student's own rounding explains (0.67 + 0.090 + 0.245 is fine).
-  std::vector<std::size_t> not_adding_up(const PartResult& result) {
-    std::vector<std::size_t> rows;
-    const std::size_t n = q_->tokens.size();
-    for (std::size_t r = 0; r * n < result.cells.size(); ++r) {
-      double total = 0, slack = tiny;
-      bool complete = true;
-      for (std::size_t c = 0; c < n; ++c) {
-        const CellResult& cell = result.cells[r * n + c];
-        if (!cell.value) {
-          complete = false;
-          break;
-        }
-        total += *cell.value;
-        const int d = read_number(cell.given).decimals;
-        slack += d >= 0 ? 0.5 * decimal_unit(d) : 0.0;
-      }
-      if (complete && std::fabs(total - 1) > slack) rows.push_back(r);
-    }
-    return rows;
+    result.diagnoses = diagnoses(*q_, p, codes, w.readings);
   }
 
   void hints(PartResult& result, Part p) {
