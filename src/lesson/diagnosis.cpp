@@ -5,6 +5,7 @@
 
 #include "lesson/attention.h"
 #include "lesson/numbers.h"
+#include "lesson/tolerance.h"
 
 namespace attnmark {
 namespace {
@@ -175,6 +176,28 @@ std::vector<MistakenAnswer> weight_mistakes(const QuestionVariant& q, const Matr
   return out;
 }
 
+// True when some row of weights, every cell of it a number, has a total off
+// 1 by more than the decimals written explain (half a unit of the last
+// decimal of each cell).
+bool some_row_not_adding_up(const QuestionVariant& q, const std::vector<CellReading>& written) {
+  const std::size_t n = q.tokens.size();
+  for (std::size_t r = 0; r * n < written.size(); ++r) {
+    double total = 0, slack = rounding_slack;
+    bool complete = true;
+    for (std::size_t c = 0; c < n; ++c) {
+      const CellReading& cell = written[r * n + c];
+      if (cell.kind != CellReading::Kind::value) {
+        complete = false;
+        break;
+      }
+      total += cell.value;
+      slack += cell.decimals >= 0 ? 0.5 * decimal_unit(cell.decimals) : 0.0;
+    }
+    if (complete && std::fabs(total - 1) > slack) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<Mistake>& mistakes() { return catalogue; }
@@ -226,6 +249,16 @@ std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part
   out.erase(std::remove_if(out.begin(), out.end(),
                            [&](const MistakenAnswer& m) { return !finite(m.numbers) || same(m.numbers, right); }),
             out.end());
+  return out;
+}
+
+std::vector<std::string> diagnoses(const QuestionVariant& q, Part part, const std::vector<std::string>& reproduced,
+                                   const std::vector<CellReading>& written) {
+  std::vector<std::string_view> codes(reproduced.begin(), reproduced.end());
+  if (codes.empty() && part == Part::weights && some_row_not_adding_up(q, written)) codes.push_back("weights-not-normalised");
+  std::vector<std::string> out;
+  for (const Mistake& m : catalogue)
+    if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) out.emplace_back(m.code);
   return out;
 }
 

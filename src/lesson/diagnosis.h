@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lesson/matrix.h"
+#include "lesson/number_reader.h"
 #include "lesson/rubric.h"
 #include "lesson/variant.h"
 
@@ -45,5 +46,19 @@ struct MistakenAnswer {
 // REQUIRES: scores and weights have the variant's shape.
 std::vector<MistakenAnswer> mistaken_answers(const QuestionVariant& q, Part part, const Matrix& scores,
                                              const Matrix& weights, bool upstream);
+
+// The codes that name what the student did in `part`, in catalogue order
+// (mistakes()), so that ties read the same in every report. `reproduced`:
+// the codes of mistaken_answers whose numbers the student's cells match
+// (repeats allowed). When none do, a mistake no single mistaken answer
+// shows may still be named: weights-not-normalised, for weights with a row
+// of numbers whose total is off 1 by more than the student's own rounding
+// explains (0.67 + 0.090 + 0.245 is fine). `written`: the part's cells as
+// read, row after row.
+// REQUIRES: written has the part's shape (for weights, a cell per token).
+//   diagnoses(q, Part::weights, {}, {read_number("0.5"), read_number("0.2"), read_number("0.12")})
+//     == {"weights-not-normalised"}
+std::vector<std::string> diagnoses(const QuestionVariant& q, Part part, const std::vector<std::string>& reproduced,
+                                   const std::vector<CellReading>& written);
 
 }  // namespace attnmark

@@ -150,44 +150,28 @@ class QuestionGrader {
     return w;
   }
 
-  // The student's cells of part p, or nullptr. A one-row list of exactly
-  // twice the values asked, in pairs of digits, is what YAML makes of
-  // decimal commas ([0,665, 0,090, 0,245] is six numbers to YAML): its pairs
-  // are read as decimal commas, and `comma_note` says so.
+  // The student's cells of part p, or nullptr: the reader's other reading
+  // of them (PartAnswer::other_reading) when it holds exactly the values of
+  // a one-row part, and then `note` says so.
   struct PartAnswers {
     bool ready = false;
     const PartAnswer* answer = nullptr;
-    PartAnswer paired;       // the pairs joined, when they are used
-    std::string comma_note;  // "" unless they are
+    PartAnswer other;       // the other reading's row, when it is used
+    std::string_view note;  // "" unless it is (into the submission)
   };
   const PartAnswer* answer(Part p) {
     PartAnswers& out = answers_[static_cast<std::size_t>(p)];
     if (out.ready) return out.answer;
     out.ready = true;
-    out.comma_note.clear();
+    out.note = {};
     out.answer = find_part(*s_, spec_->id, p);
     const Matrix& ref = truth(p);
     const PartAnswer* a = out.answer;
-    if (!a || a->shaped_by_sheet || ref.size() != 1 || a->rows.size() != 1 || a->rows[0].size() != 2 * ref[0].size())
+    if (!a || !a->other_reading || ref.size() != 1 || a->other_reading->row.size() != ref[0].size())
       return out.answer;
-    const auto digits = [](std::string_view s, bool sign) {
-      s = trim(s);
-      if (sign && !s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
-      return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    const std::vector<std::string>& row = a->rows[0];
-    for (std::size_t i = 0; i < row.size(); i += 2)
-      if (!digits(row[i], true) || !digits(row[i + 1], false)) return out.answer;
-    out.paired.rows.assign(1, {});
-    std::string shown;
-    for (std::size_t i = 0; i < row.size(); i += 2) {
-      out.paired.rows[0].push_back(std::string(trim(row[i])) + "," + std::string(trim(row[i + 1])));
-      shown += (shown.empty() ? "" : ", ") + out.paired.rows[0].back();
-    }
-    out.comma_note = fmt::format("{}: YAML reads a decimal comma as a list comma, so these {} numbers were read "
-                                 "as {} with decimal commas ({}); write 0.665, or quote \"0,665\"",
-                                 part_label(p), row.size(), ref[0].size(), shown);
-    out.answer = &out.paired;
+    out.other.rows.assign(1, a->other_reading->row);
+    out.note = a->other_reading->note;
+    out.answer = &out.other;
     return out.answer;
   }
 
@@ -409,8 +393,8 @@ class QuestionGrader {
     if (right < cells && result.answered > 0) diagnose(result, p);
     hints(result, p);
     if (!count_note.empty()) result.hints.insert(result.hints.begin(), std::move(count_note));
-    if (const std::string& note = answers_[static_cast<std::size_t>(p)].comma_note; !note.empty())
-      result.hints.insert(result.hints.begin(), note);
+    if (const std::string_view note = answers_[static_cast<std::size_t>(p)].note; !note.empty())
+      result.hints.insert(result.hints.begin(), std::string(note));
     return result;
   }
 
@@ -570,33 +554,7 @@ class QuestionGrader {
           cell.verdict = Verdict::wrong;
           cell.note.clear();
         }
-    if (codes.empty() && p == Part::weights && !not_adding_up(result).empty()) codes.push_back("weights-not-normalised");
-    // Catalogue order, so ties read the same in every report.
-    for (const Mistake& m : mistakes())
-      if (std::find(codes.begin(), codes.end(), m.code) != codes.end()) result.diagnoses.emplace_back(m.code);
-  }
-
-  // Rows of weights, all written, whose sum is off by more than the
-  // student's own rounding explains (0.67 + 0.090 + 0.245 is fine).
-  std::vector<std::size_t> not_adding_up(const PartResult& result) {
-    std::vector<std::size_t> rows;
-    const std::size_t n = q_->tokens.size();
-    for (std::size_t r = 0; r * n < result.cells.size(); ++r) {
-      double total = 0, slack = tiny;
-      bool complete = true;
-      for (std::size_t c = 0; c < n; ++c) {
-        const CellResult& cell = result.cells[r * n + c];
-        if (!cell.value) {
-          complete = false;
-          break;
-        }
-        total += *cell.value;
-        const int d = read_number(cell.given).decimals;
-        slack += d >= 0 ? 0.5 * decimal_unit(d) : 0.0;
-      }
-      if (complete && std::fabs(total - 1) > slack) rows.push_back(r);
-    }
-    return rows;
+    result.diagnoses = diagnoses(*q_, p, codes, w.readings);
   }
 
   void hints(PartResult& result, Part p) {

@@ -28,6 +28,16 @@ struct PartAnswer {
   // (a notebook's computed answer without output): every cell of the part is
   // unreadable with this sentence, whatever `rows` holds.
   std::string unreadable{};
+  // The cells as the student meant them, when a reader knows its format may
+  // have split what was written (readers/answer_reader.h says when): one row,
+  // and a sentence saying how it was read. The grader marks this row instead
+  // of `rows` when it holds exactly the values of a one-row part, and gives
+  // the note as the part's first hint.
+  struct OtherReading {
+    std::vector<std::string> row;
+    std::string note;  // starts with the part's label: "weights: ..."
+  };
+  std::optional<OtherReading> other_reading{};
 };
 
 // One student's answers and what the file said about itself.

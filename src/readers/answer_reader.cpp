@@ -109,6 +109,34 @@ std::optional<std::string> value_text(const YamlNode& n) {
   return std::nullopt;
 }
 
+// What YAML may have made of decimal commas: [0,665, 0,090, 0,245] is six
+// numbers to it. A part written as one row of pairs of digits (the first of
+// each pair may have a sign) is offered as the pairs joined by commas, with
+// the note that says so; the grader takes them when they are exactly the
+// values the part asks (PartAnswer::other_reading). Every answer file's
+// tree is offered it, JSON's and a notebook's too.
+std::optional<PartAnswer::OtherReading> decimal_commas(const std::vector<std::vector<std::string>>& rows, Part part) {
+  if (rows.size() != 1 || rows[0].empty() || rows[0].size() % 2 != 0) return std::nullopt;
+  const auto digits = [](std::string_view s, bool sign) {
+    s = trim(s);
+    if (sign && !s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const std::vector<std::string>& row = rows[0];
+  for (std::size_t i = 0; i < row.size(); i += 2)
+    if (!digits(row[i], true) || !digits(row[i + 1], false)) return std::nullopt;
+  PartAnswer::OtherReading joined;
+  std::string shown;
+  for (std::size_t i = 0; i < row.size(); i += 2) {
+    joined.row.push_back(std::string(trim(row[i])) + "," + std::string(trim(row[i + 1])));
+    shown += (shown.empty() ? "" : ", ") + joined.row.back();
+  }
+  joined.note = part_label(part) + ": YAML reads a decimal comma as a list comma, so these " +
+                std::to_string(row.size()) + " numbers were read as " + std::to_string(joined.row.size()) +
+                " with decimal commas (" + shown + "); write 0.665, or quote \"0,665\"";
+  return joined;
+}
+
 // Turns the tree of one answer file into a Submission. Throws Unreadable.
 class SubmissionReader {
  public:
@@ -188,7 +216,8 @@ class SubmissionReader {
                                " has control characters in its name; ignored");
           continue;
         }
-        parts[pkey.text] = part(value, shown(q) + "." + shown(pkey.text));
+        PartAnswer& answer = parts[pkey.text] = part(value, shown(q) + "." + shown(pkey.text));
+        if (const std::optional<Part> p = parse_part(pkey.text)) answer.other_reading = decimal_commas(answer.rows, *p);
       }
     }
   }

@@ -47,6 +47,16 @@ struct ReadLimits {
 // id → part name → value, where a value is one cell (a scalar or null), one
 // row (a list of scalars) or rows (a list of lists). Nulls become "". Part
 // names are not checked here; the grader reports unknown ones.
+//
+// YAML reads a decimal comma in a list as a list comma ([0,665, 0,090, 0,245]
+// is six numbers to it), so a part (named as parse_part knows) that is one
+// row of pairs of digits (the first of a pair may have a sign) also gets
+// PartAnswer::other_reading: the pairs joined ("0,665", "0,090", "0,245"),
+// which the grader marks when they are exactly the values the part asks,
+// with the note, on one line:
+//   weights: YAML reads a decimal comma as a list comma, so these 6 numbers
+//   were read as 3 with decimal commas (0,665, 0,090, 0,245); write 0.665, or quote "0,665"
+//
 // The student id and rubric name are trimmed; one holding a control
 // character (has_control in base/text.h: a line break, ESC, NUL, a C1 control,
 // a bidirectional control such as U+202E) is ignored with a note ("student

@@ -7,7 +7,9 @@
 #include <functional>
 
 #include "lesson/attention.h"
+#include "lesson/diagnosis.h"
 #include "lesson/grader.h"
+#include "lesson/number_reader.h"
 #include "lesson/numbers.h"
 #include "lesson/tolerance.h"
 #include "readers/rubric_loader.h"
@@ -363,4 +365,34 @@ TEST_CASE("projections: a query worked from another token's embedding is diagnos
     }
   }
   CHECK(checked > 40);
+}
+
+TEST_CASE("diagnoses: weights that do not add up to 1 are named when no mistake reproduces them, and codes come in catalogue order") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  const QuestionVariant& q1 = v.questions[0];
+  const auto read = [](std::vector<const char*> cells) {
+    std::vector<CellReading> out;
+    for (const char* cell : cells) out.push_back(read_number(cell));
+    return out;
+  };
+  using Codes = std::vector<std::string>;
+  // 0.5 + 0.2 + 0.12 = 0.82.
+  CHECK(diagnoses(q1, Part::weights, {}, read({"0.5", "0.2", "0.12"})) == Codes{"weights-not-normalised"});
+  // 1.005, within the student's rounding (half of 0.01, 0.001 and 0.001); 1 exactly.
+  CHECK(diagnoses(q1, Part::weights, {}, read({"0.67", "0.090", "0.245"})).empty());
+  CHECK(diagnoses(q1, Part::weights, {}, read({"1/2", "1/4", "25%"})).empty());
+  // A row not all numbers says nothing of its total; nor do other parts.
+  CHECK(diagnoses(q1, Part::weights, {}, read({"0.5", "", "0.12"})).empty());
+  CHECK(diagnoses(q1, Part::weights, {}, read({"0.5", "x", "0.12"})).empty());
+  CHECK(diagnoses(q1, Part::output, {}, read({"0.5", "0.2", "0.12"})).empty());
+  // Reproduced mistakes come in catalogue order, once each, and explain the row alone.
+  CHECK(diagnoses(q1, Part::weights, {"rounded-early", "no-exp", "rounded-early"}, read({"0.5", "0.2", "0.12"})) ==
+        Codes{"no-exp", "rounded-early"});
+  // All tokens: one row of three that does not add up is enough.
+  const QuestionVariant& q2 = v.questions[1];
+  REQUIRE(q2.tokens.size() == 3);
+  CHECK(diagnoses(q2, Part::weights, {}, read({"0.665", "0.090", "0.245", "0.5", "0.2", "0.12", "1", "0", "0"})) ==
+        Codes{"weights-not-normalised"});
+  CHECK(diagnoses(q2, Part::weights, {}, read({"0.665", "0.090", "0.245", "0.5", "0.3", "0.2", "1", "0", "0"})).empty());
 }

@@ -448,6 +448,29 @@ TEST_CASE("decimal commas in a YAML list, six numbers to YAML for three weights,
   CHECK(part_of(mo, 0, Part::weights).hints[0] == "weights has 3 values; you wrote 6");
 }
 
+TEST_CASE("a reader's other reading of a part is marked when it holds exactly the part's values, its note first") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  Submission s;
+  PartAnswer& weights = s.answers["q1"]["weights"];
+  weights.rows = {{"0", "665", "0", "090", "0", "245"}};
+  weights.other_reading = PartAnswer::OtherReading{{"0,665", "0,090", "0,245"}, "weights: read another way"};
+  PartAnswer& output = s.answers["q1"]["output"];
+  output.rows = {{"7", "88", "2", "12"}};
+  output.other_reading = PartAnswer::OtherReading{{"7,88", "2,12", "5"}, "output: read another way"};
+  const Marked m = grade(v, s);
+  const PartResult& w = part_of(m, 0, Part::weights);
+  CHECK(w.score == 2);
+  CHECK(w.cells[0].given == "0,665");
+  CHECK(w.hints == std::vector<std::string>{"weights: read another way"});
+  // Three values for a part of two: the cells as read are marked.
+  const PartResult& o = part_of(m, 0, Part::output);
+  CHECK(o.score == 0);
+  CHECK(o.cells[0].given == "7");
+  REQUIRE(!o.hints.empty());
+  CHECK(o.hints[0] == "output has 2 values; you wrote 4");
+}
+
 TEST_CASE("misspelt parts and questions in an answer file get 'did you mean', as rubric errors do") {
   const Rubric rubric = shipped("lesson");
   const Variant v = make_variant(rubric, 2026, "s001");

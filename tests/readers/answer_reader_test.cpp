@@ -186,6 +186,50 @@ TEST_CASE("one value, a row, rows, and a lone value among rows") {
   CHECK(cells(s, "q3", "scores") == Rows{{"1", "2"}, {"3"}, {}});
 }
 
+TEST_CASE("a row of pairs of digits, what YAML makes of decimal commas, is also offered joined, with its note") {
+  const Submission s = read_answer_file(
+      "answers:\n"
+      "  q1:\n"
+      "    weights: [0,665, 0,090, 0,245]\n"
+      "    output: [[ -7 , 88, +2,12]]\n"
+      "    scores: [2, 0, 1]\n"
+      "    keys: [0.5, 665]\n"
+      "    values: [0, -5]\n"
+      "    weigths: [0,5, 0,5]\n"
+      "  q2:\n"
+      "    scores:\n"
+      "      - [0,5, 0,5]\n"
+      "      - [0,5, 0,5]\n",
+      "a.yaml");
+  CHECK(s.unreadable == "");
+  // The cells stay as YAML read them; the joined pairs are another reading.
+  CHECK(cells(s, "q1", "weights") == Rows{{"0", "665", "0", "090", "0", "245"}});
+  const auto& weights = s.answers.at("q1").at("weights").other_reading;
+  REQUIRE(weights);
+  CHECK(weights->row == std::vector<std::string>{"0,665", "0,090", "0,245"});
+  CHECK(weights->note ==
+        "weights: YAML reads a decimal comma as a list comma, so these 6 numbers were read as 3 with decimal commas "
+        "(0,665, 0,090, 0,245); write 0.665, or quote \"0,665\"");
+  // One row written as a list of rows; a sign on the whole part, spaces trimmed.
+  const auto& output = s.answers.at("q1").at("output").other_reading;
+  REQUIRE(output);
+  CHECK(output->row == std::vector<std::string>{"-7,88", "+2,12"});
+  CHECK(output->note ==
+        "output: YAML reads a decimal comma as a list comma, so these 4 numbers were read as 2 with decimal commas "
+        "(-7,88, +2,12); write 0.665, or quote \"0,665\"");
+  // Not offered: an odd count, a pair that is not of digits, a sign on the
+  // decimals, a part no rubric has, rows.
+  CHECK_FALSE(s.answers.at("q1").at("scores").other_reading);
+  CHECK_FALSE(s.answers.at("q1").at("keys").other_reading);
+  CHECK_FALSE(s.answers.at("q1").at("values").other_reading);
+  CHECK_FALSE(s.answers.at("q1").at("weigths").other_reading);
+  CHECK_FALSE(s.answers.at("q2").at("scores").other_reading);
+  // JSON's numbers too: the same answer tree.
+  const Submission j = read_answer_file(R"({"answers": {"q1": {"weights": [0,5, 0,25]}}})", "a.json");
+  REQUIRE(j.answers.at("q1").at("weights").other_reading);
+  CHECK(j.answers.at("q1").at("weights").other_reading->row == std::vector<std::string>{"0,5", "0,25"});
+}
+
 TEST_CASE("numbers as student, rubric and variant are kept as text") {
   const Submission s =
       read_answer_file("student: 123\nrubric: 7\nvariant: 0123456789abcdef\nseed: '42'\n", "a.yaml");
@@ -456,6 +500,13 @@ TEST_CASE("sheet cells: vectors, matrices, one value, rubric column, first dupli
   CHECK(cells(s, "q1", "output") == Rows{{"", "", "3"}});
   CHECK(cells(s, "q2", "weights") == Rows{{"", ""}, {"", "22"}});
   CHECK(cells(s, "q3", "most_attended") == Rows{{"bus"}});
+}
+
+TEST_CASE("sheet: columns give the shape, so pairs of digits are never read as decimal commas") {
+  const SheetResult r = sheet("student,q1.weights.1,q1.weights.2,q1.weights.3,q1.weights.4\ns1,0,5,0,25\n");
+  REQUIRE(r.rows.size() == 1);
+  CHECK(cells(r.rows[0], "q1", "weights") == Rows{{"0", "5", "0", "25"}});
+  CHECK_FALSE(r.rows[0].answers.at("q1").at("weights").other_reading);
 }
 
 TEST_CASE("sheet: a one-field short row is noted in the singular") {

@@ -74,6 +74,17 @@ TEST_CASE("notebook: the header and typed answers are read as an answer file's")
   CHECK(cells(s, "q3", "scores") == Rows{{""}});
 }
 
+TEST_CASE("notebook: a list of pairs of digits is offered as decimal commas, as an answer file's is") {
+  const Submission s = read({header_cell(), answer_cell("q1.weights", "q1_weights = [0,5, 0,25]\n")});
+  CHECK(cells(s, "q1", "weights") == Rows{{"0", "5", "0", "25"}});
+  const auto& joined = s.answers.at("q1").at("weights").other_reading;
+  REQUIRE(joined);
+  CHECK(joined->row == std::vector<std::string>{"0,5", "0,25"});
+  CHECK(joined->note ==
+        "weights: YAML reads a decimal comma as a list comma, so these 4 numbers were read as 2 with decimal commas "
+        "(0,5, 0,25); write 0.665, or quote \"0,665\"");
+}
+
 TEST_CASE("notebook: a computed answer is its stored output, never run") {
   const Json printed = Json::array({{{"output_type", "stream"}, {"name", "stdout"}, {"text", {"[[0.21194156 0.57611688 0.21194156]\n", " [0.665 nan 0.245]]\n"}}}});
   const Submission s = read({header_cell(),
