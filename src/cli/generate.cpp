@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
-#include <future>
 #include <fmt/format.h>
 #include <ostream>
 #include <optional>
@@ -315,15 +314,18 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
       }
     }
     std::vector<StudentOutput>().swap(outputs);
-    // The class pack and the class key at once (with more than one job).
-    auto pack = std::async(jobs > 1 ? std::launch::async : std::launch::deferred, [&] {
-      if (job.key) return;
-      put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
-      if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
-    });
-    put(keys_dir + "class-key.html", class_html(std::move(keys), title + ": class answer key", style));
-    if (job.format == "tex") put(keys_dir + "class-key.tex", sheet_latex(keys_tex, style.text_size));
-    pack.get();
+    // The class key and the class pack at once (with more than one job).
+    run_both(
+        [&] {
+          put(keys_dir + "class-key.html", class_html(std::move(keys), title + ": class answer key", style));
+          if (job.format == "tex") put(keys_dir + "class-key.tex", sheet_latex(keys_tex, style.text_size));
+        },
+        [&] {
+          if (job.key) return;
+          put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
+          if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
+        },
+        jobs);
   }
   if (fresh) fresh->commit();
 
