@@ -1,7 +1,6 @@
 // attnmark generate | key | template RUBRIC: a student's worksheet, answer key or
 // blank answer file, or one per student of a roster.
 #include <algorithm>
-#include <exception>
 #include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
@@ -163,24 +162,6 @@ std::string render(const Job& job, const Rubric& rubric, const Variant& variant,
   return sheet_latex({NamedSheet{doc, name}}, style.text_size);
 }
 
-// Runs work(i) for every student on `jobs` threads. An error (a variant
-// whose constraints cannot be met, a file that cannot be written) stops
-// nothing midway in a thread; the first student's error in roster order is
-// rethrown afterwards, so the message is the same for any --jobs.
-template <typename Work>
-void for_each_student(std::size_t count, unsigned jobs, Work work) {
-  std::vector<std::exception_ptr> errors(count);
-  parallel_for(count, jobs, [&](std::size_t i) {
-    try {
-      work(i);
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
 // What a roster run made for one student.
 struct StudentOutput {
   ClassPageSheet worksheet, key;          // for the class pack and class key
@@ -201,7 +182,7 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   std::vector<StudentOutput> outputs(students.size());
 
   if (job.format == "jsonl") {
-    for_each_student(students.size(), jobs, [&](std::size_t i) {
+    parallel_for(students.size(), jobs, [&](std::size_t i) {
       outputs[i].line = render_json_line(make_variant(rubric, seed, students[i].student), Sheet::key);
     });
     std::size_t size = 0;
@@ -284,7 +265,7 @@ int run_roster(const Options& options, const Job& job, const Rubric& rubric, std
   };
 
   const Job key_job{true, false, job.format};
-  for_each_student(students.size(), jobs, [&](std::size_t i) {
+  parallel_for(students.size(), jobs, [&](std::size_t i) {
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
     if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style, page));
