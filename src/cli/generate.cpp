@@ -4,9 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <exception>
 #include <filesystem>
-#include <future>
 #include <fmt/format.h>
 #include <ostream>
 #include <optional>
@@ -167,24 +165,6 @@ std::string render(const Job& job, const Rubric& rubric, const Variant& variant,
   return sheet_latex({NamedSheet{doc, name}}, style.text_size);
 }
 
-// Runs work(i) for every student on `jobs` threads. An error (a variant
-// whose constraints cannot be met, a file that cannot be written) stops
-// nothing midway in a thread; the first student's error in roster order is
-// rethrown afterwards, so the message is the same for any --jobs.
-template <typename Work>
-void for_each_student(std::size_t count, unsigned jobs, Work work) {
-  std::vector<std::exception_ptr> errors(count);
-  parallel_for(count, jobs, [&](std::size_t i) {
-    try {
-      work(i);
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
 // What a roster run made for one student.
 struct StudentOutput {
   ClassPageSheet worksheet, key;          // for the class pack and class key
@@ -205,7 +185,7 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   std::vector<StudentOutput> outputs(students.size());
 
   if (job.format == "jsonl") {
-    for_each_student(students.size(), jobs, [&](std::size_t i) {
+    parallel_for(students.size(), jobs, [&](std::size_t i) {
       outputs[i].line = render_json_line(make_variant(rubric, seed, students[i].student), Sheet::key);
     });
     std::size_t size = 0;
@@ -288,7 +268,7 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   };
 
   const Job key_job{true, false, job.format};
-  for_each_student(students.size(), jobs, [&](std::size_t i) {
+  parallel_for(students.size(), jobs, [&](std::size_t i) {
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
     if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style, page));
@@ -318,15 +298,18 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
       }
     }
     std::vector<StudentOutput>().swap(outputs);
-    // The class pack and the class key at once (with more than one job).
-    auto pack = std::async(jobs > 1 ? std::launch::async : std::launch::deferred, [&] {
-      if (job.key) return;
-      put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
-      if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
-    });
-    put(keys_dir + "class-key.html", class_html(std::move(keys), title + ": class answer key", style));
-    if (job.format == "tex") put(keys_dir + "class-key.tex", sheet_latex(keys_tex, style.text_size));
-    pack.get();
+    // The class key and the class pack at once (with more than one job).
+    run_both(
+        [&] {
+          put(keys_dir + "class-key.html", class_html(std::move(keys), title + ": class answer key", style));
+          if (job.format == "tex") put(keys_dir + "class-key.tex", sheet_latex(keys_tex, style.text_size));
+        },
+        [&] {
+          if (job.key) return;
+          put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
+          if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
+        },
+        jobs);
   }
   if (fresh) fresh->commit();
 

@@ -7,11 +7,11 @@
 #include <fmt/format.h>
 #include <ostream>
 #include <pthread.h>
-#include <thread>
 
 #include "base/error.h"
 #include "base/files.h"
 #include "base/text.h"
+#include "base/threads.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
 #include "serve/classroom.h"
@@ -148,13 +148,19 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
       port, token, reach_line, class_rules(settings, room.rubric().reveal_in_feedback));
   out.flush();
 
-  std::thread watcher([&server, stop_signals] {
+  Background watcher([&server, stop_signals] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
     server.stop();
   });
-  server.run();
-  // run() ended without a signal (it failed): wake the watcher to end it.
+  // If run() ends without a signal (it failed), a SIGTERM to the watcher
+  // ends its wait, so it can be joined.
+  try {
+    server.run();
+  } catch (...) {
+    pthread_kill(watcher.native_handle(), SIGTERM);
+    throw;
+  }
   pthread_kill(watcher.native_handle(), SIGTERM);
   watcher.join();
   err << "attnmark serve: stopped; every attempt checked is in " << printable(options.db, 500) << "\n";

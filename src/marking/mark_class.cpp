@@ -1,17 +1,12 @@
 #include "marking/mark_class.h"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <exception>
 #include <filesystem>
 #include <fmt/format.h>
 #include <functional>
-#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <unordered_set>
 #include <utility>
 
@@ -19,6 +14,7 @@
 #include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"
+#include "base/threads.h"
 #include "lesson/fingerprint.h"
 #include "lesson/variant.h"
 #include "marking/class_roster.h"
@@ -33,8 +29,6 @@ namespace attnmark {
 namespace fs = std::filesystem;
 namespace {
 
-// The submissions one thread judges at a time, rendered for the reports.
-using Chunk = ReportChunk;
 constexpr std::size_t chunk_size = 256;  // submissions in a chunk
 
 // Answers copied from a classmate, found in one pass over the class. While
@@ -144,7 +138,7 @@ void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
 // Judges chunk c of the inputs' submissions into `chunk`; `stems` names
 // each submission's feedback files (feedback files).
 void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster, ClassCopies* copies,
-                 const std::vector<std::string>& stems, Inputs& in, std::size_t c, Chunk& chunk) {
+                 const std::vector<std::string>& stems, Inputs& in, std::size_t c, ReportChunk& chunk) {
   const std::size_t first = c * chunk_size, end = std::min(in.submissions.size(), first + chunk_size);
   chunk.begin(rubric, settings, first, end - first);
   thread_local Submission s;  // its storage is reused, row after row of a sheet
@@ -182,7 +176,6 @@ std::vector<std::string> feedback_stems(const Inputs& in) {
 }
 
 // With a roster, the order of the gradebook (RosterOrder), each part in input order.
-
 RosterOrder roster_order(const ClassRoster& roster, const Inputs& in) {
   RosterOrder order;
   order.of_student.assign(roster.students().size(), RosterOrder::none);
@@ -212,75 +205,15 @@ void report_notices(const std::vector<InputNotice>& notices, std::ostream& err) 
 
 ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, const ClassRoster* roster,
                         ClassCopies* copies, Inputs& in, ReportWriter& writer) {
+  // `jobs` threads judge chunks, each taking the next; this thread writes
+  // them in order as they are done. At most 32 chunks are judged ahead of
+  // the writer, so memory stays bounded however large the class; the error
+  // reported is the first in input order, whatever the number of threads.
   const std::size_t chunks = (in.submissions.size() + chunk_size - 1) / chunk_size;
-  if (settings.jobs == 1) {  // one thread throughout
-    Chunk chunk;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      judge_chunk(rubric, settings, roster, copies, writer.stems(), in, c, chunk);
-      writer.add(chunk);
-    }
-    return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
-  }
-  // `jobs` threads judge chunks in order, each taking the next; this thread
-  // writes them in order as they are done. At most `ring` chunks are judged
-  // ahead of the writer, so memory stays bounded however large the class.
-  constexpr std::size_t ring = 32;
-  std::vector<Chunk> slots(ring);
-  std::vector<char> done(ring, 0);                // slot holds a judged chunk, not yet written
-  std::vector<std::exception_ptr> errors(ring);   // why judging the slot's chunk failed
-  std::size_t written = 0;                        // chunks written
-  bool stop = false;                              // the run failed: every thread stops
-  std::exception_ptr failure;
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::atomic<std::size_t> next{0};
-  auto judge_chunks = [&] {
-    for (std::size_t c; (c = next.fetch_add(1)) < chunks;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        changed.wait(lock, [&] { return c < written + ring || stop; });
-        if (stop) return;
-      }
-      std::exception_ptr error;
-      try {
-        judge_chunk(rubric, settings, roster, copies, writer.stems(), in, c, slots[c % ring]);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      const std::lock_guard<std::mutex> lock(mutex);
-      errors[c % ring] = error;
-      done[c % ring] = 1;
-      changed.notify_all();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < settings.jobs; ++t) threads.emplace_back(judge_chunks);
-  // Chunks are written, and their errors met, in order: the error reported
-  // is the first in input order, whatever the number of threads.
-  try {
-    for (std::size_t c = 0; c < chunks && !failure; ++c) {
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        changed.wait(lock, [&] { return done[c % ring] != 0; });
-        failure = errors[c % ring];
-      }
-      if (failure) break;
-      writer.add(slots[c % ring]);
-      const std::lock_guard<std::mutex> lock(mutex);
-      done[c % ring] = 0;
-      written = c + 1;
-      changed.notify_all();
-    }
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    stop = true;
-    changed.notify_all();
-  }
-  for (std::thread& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
+  ordered_pipeline<ReportChunk>(
+      chunks, settings.jobs, 32,
+      [&](std::size_t c, ReportChunk& chunk) { judge_chunk(rubric, settings, roster, copies, writer.stems(), in, c, chunk); },
+      [&](std::size_t, ReportChunk& chunk) { writer.add(chunk); });
   return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <future>
 #include <iterator>
 #include <set>
 #include <unordered_map>
@@ -10,6 +9,7 @@
 #include "base/error.h"
 #include "base/file_names.h"
 #include "base/text.h"
+#include "base/threads.h"
 #include "writers/feedback.h"
 #include "writers/gradebook.h"
 
@@ -267,10 +267,8 @@ ClassMarked ReportWriter::finish(const std::vector<InputNotice>& notices, const 
   write_exports(lms);
   // The two summaries at once, with more than one job (each reads the report only).
   const ClassReport report = class_report(rubric_, summary_);
-  auto markdown = std::async(settings_.jobs > 1 ? std::launch::async : std::launch::deferred,
-                             [&] { write_file((root_ / "summary.md").string(), summary_markdown(report)); });
-  write_file((root_ / "summary.html").string(), summary_html(report, settings_.style, settings_.jobs));
-  markdown.get();
+  run_both([&] { write_file((root_ / "summary.html").string(), summary_html(report, settings_.style, settings_.jobs)); },
+           [&] { write_file((root_ / "summary.md").string(), summary_markdown(report)); }, settings_.jobs);
   if (jsonl_) jsonl_->commit();
   if (feedback_) feedback_->commit();
   gradebook_->commit();
