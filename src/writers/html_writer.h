@@ -59,8 +59,9 @@ std::string sheet_page_css(const SheetDocument& doc, std::size_t position, const
 std::string sheet_css();
 
 // A worksheet to fill in on a page (attnmark serve): its answer cells as
-// inputs, named answer_field_name(...) (lesson/rubric.h), holding `values` (as last sent) with
-// `marks` (HTML, already escaped: a verdict symbol) after them.
+// inputs, named answer_field_name(...) (lesson/rubric.h), holding `values`
+// (as last sent) with `marks` (HTML, already escaped: a verdict symbol)
+// after them.
 struct SheetForm {
   std::map<std::string, std::string> values;  // by field name
   std::map<std::string, std::string> marks;   // by field name

@@ -78,7 +78,7 @@ std::string nested(int levels) { return std::string(levels, '[') + "1" + std::st
 
 }  // namespace
 
-TEST_CASE("a form's cells make the answers of an answer file; other fields are left out") {
+TEST_CASE("a form's cells make the answers of an answer file, and other fields are left out") {
   const SentAnswers sent = from_form({{"csrf", "x"},
                                       {"q1.weights.1.2", " 0.5\t"},
                                       {"q1.weights.1.1", "1"},
