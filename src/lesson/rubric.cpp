@@ -1,6 +1,7 @@
 #include "lesson/rubric.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace attnmark {
@@ -35,6 +36,33 @@ std::string answer_variable(std::string_view question, Part part) {
   name += '_';
   name += part_name(part);
   return name;
+}
+
+std::string answer_field_name(std::string_view question, std::string_view part, std::size_t row, std::size_t column) {
+  std::string name;
+  name.reserve(question.size() + part.size() + 10);
+  name.append(question).append(".").append(part).append(".");
+  name.append(std::to_string(row + 1)).append(".").append(std::to_string(column + 1));
+  return name;
+}
+
+std::optional<AnswerField> parse_answer_field(std::string_view name) {
+  const std::size_t a = name.find('.');
+  const std::size_t b = a == std::string_view::npos ? a : name.find('.', a + 1);
+  const std::size_t c = b == std::string_view::npos ? b : name.find('.', b + 1);
+  if (c == std::string_view::npos) return std::nullopt;
+  // A row or column: decimal digits only, to their end (a fourth dot is not a digit).
+  const auto index = [](std::string_view digits) -> std::optional<std::size_t> {
+    std::size_t value = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size() || value < 1 || value > max_answer_field_index)
+      return std::nullopt;
+    return value - 1;
+  };
+  const auto row = index(name.substr(b + 1, c - b - 1));
+  const auto column = index(name.substr(c + 1));
+  if (!row || !column) return std::nullopt;
+  return AnswerField{std::string(name.substr(0, a)), std::string(name.substr(a + 1, b - a - 1)), *row, *column};
 }
 
 std::string part_label(Part part) {

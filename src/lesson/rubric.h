@@ -5,6 +5,7 @@
 // turns one into a concrete per-student variant. Nothing here knows YAML.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -68,6 +69,29 @@ inline constexpr std::string_view most_attended_alias = "most-attended";
 //   answer_variable("q1", Part::weights) == "q1_weights"
 //   answer_variable("attn-2", Part::most_attended) == "attn_2_most_attended"
 std::string answer_variable(std::string_view question, Part part);
+
+// One answer cell of a form (attnmark serve's page): the field named
+// question.part.row.column, row and column 1-based in the name and 0-based here.
+//   answer_field_name("q2", "weights", 0, 2) == "q2.weights.1.3"
+//   parse_answer_field("q2.weights.1.3") == AnswerField{"q2", "weights", 0, 2}
+struct AnswerField {
+  std::string question, part;
+  std::size_t row = 0, column = 0;
+  bool operator==(const AnswerField&) const = default;
+};
+// The most rows or columns a field name may give: more than any sheet has
+// (max_tokens), few enough that a form cannot ask for a huge grid.
+inline constexpr std::size_t max_answer_field_index = 100;
+// The field's name. `part` is as the form or answer file spells it (an
+// unknown part keeps its name). REQUIRES: question and part hold no '.'
+// (question ids and part names never do), or the name does not parse back.
+std::string answer_field_name(std::string_view question, std::string_view part, std::size_t row, std::size_t column);
+// The cell a field name gives, or nullopt when it is not one: exactly three
+// dots; row and column in decimal digits only (leading zeros allowed), 1 to
+// max_answer_field_index. The question and part are not checked (they may be
+// empty or unknown; the grader reports unknown ones).
+//   parse_answer_field("q1.scores.0.1"), ("q1.scores.1"), ("q1.scores.1.2.3"), ("q1.scores.+1.1") == nullopt
+std::optional<AnswerField> parse_answer_field(std::string_view name);
 
 // The part's name for people: "most attended", not "most_attended".
 //   part_label(Part::most_attended) == "most attended"

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "base/error.h"
 #include "base/file_names.h"
@@ -18,12 +17,6 @@
 #include "writers/theme.h"
 
 namespace attnmark {
-
-ScoreRule parse_score_rule(const std::string& text) {
-  if (text == "best") return ScoreRule::best;
-  if (text == "last") return ScoreRule::last;
-  throw Error(fmt::format("--score: expected best or last; got {}", quoted_printable(text)));
-}
 
 Classroom Classroom::from_record(const ClassRecord& record) {
   Classroom room;
@@ -42,38 +35,28 @@ const RosterEntry* Classroom::find(const std::string& student) const {
 
 std::string Classroom::code_of(const std::string& student) const { return access_code(secret_, student); }
 
-namespace {
-
-// The answer file an attempt is judged from: the student (a roster id, so
-// UTF-8 without controls) and the answers as sent.
-std::string answer_file(const std::string& student, const std::string& answers_json) {
-  return "{\"student\":" + nlohmann::json(student).dump() + ",\"answers\":" + answers_json + "}";
-}
-
-}  // namespace
-
-std::optional<Checked> Classroom::check(const std::string& student, const std::string& answers_json,
-                                        std::string& problem) const {
-  Checked c;
-  c.answers = answer_file(student, answers_json);
-  const ReadLimits limits;
-  const Submission s = read_answer_file(c.answers, attempt_source, limits);
-  if (!s.unreadable.empty()) {
-    problem = "answers: " + s.unreadable;
+std::optional<Checked> Classroom::check(const std::string& student, SentAnswers sent, std::string& problem) const {
+  if (!sent.submission.unreadable.empty()) {
+    problem = "answers: " + sent.submission.unreadable;
     return std::nullopt;
   }
-  c.graded = judge(rubric_, seed_, s, "");
-  if (const RosterEntry* entry = find(student)) c.graded.name = entry->name;
+  Checked c;
+  c.graded = judge(sent.submission, student);
+  c.answers = std::move(sent.file);
   append_feedback_json(c.feedback, c.graded);
   c.feedback += '\n';  // as in the feedback files mark writes
   return c;
 }
 
+GradedSubmission Classroom::judge(const Submission& submission, const std::string& student) const {
+  GradedSubmission g = attnmark::judge(rubric_, seed_, submission, "");
+  if (const RosterEntry* entry = find(student)) g.name = entry->name;
+  return g;
+}
+
 GradedSubmission Classroom::judge_stored(const AttemptRecord& attempt) const {
   const ReadLimits limits;
-  GradedSubmission g = judge(rubric_, seed_, read_answer_file(attempt.answers, attempt_source, limits), "");
-  if (const RosterEntry* entry = find(attempt.student)) g.name = entry->name;
-  return g;
+  return judge(read_answer_file(attempt.answers, attempt_source, limits), attempt.student);
 }
 
 std::vector<GradedSubmission> Classroom::gradebook(const std::vector<AttemptRecord>& attempts, ScoreRule rule) const {
@@ -82,7 +65,7 @@ std::vector<GradedSubmission> Classroom::gradebook(const std::vector<AttemptReco
     const auto it = index_.find(a.student);
     if (it == index_.end()) continue;
     const AttemptRecord*& chosen = counts[it->second];
-    if (!chosen || rule == ScoreRule::last || a.score > chosen->score) chosen = &a;
+    if (!chosen || counts_over(a, *chosen, rule)) chosen = &a;
   }
   std::vector<GradedSubmission> rows;
   rows.reserve(roster_.size());

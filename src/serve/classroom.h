@@ -3,7 +3,7 @@
 // checking one, and choosing each student's attempt that counts.
 //
 //   Classroom room = Classroom::from_record(store.load_class());
-//   Checked c = room.check("s001", answers_json);    // the feedback JSON mark writes
+//   std::optional<Checked> c = room.check("s001", answers_from_form("s001", fields, attempt_source), problem);
 //   std::vector<GradedSubmission> rows = room.gradebook(store.all_attempts(), ScoreRule::best);
 #pragma once
 
@@ -15,14 +15,13 @@
 
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
+#include "lesson/submission.h"
 #include "readers/roster.h"
+#include "readers/served_answers.h"
+#include "serve/score_rule.h"
 #include "serve/store.h"
 
 namespace attnmark {
-
-// Which attempt of a student the gradebook takes (--score).
-enum class ScoreRule { best, last };
-ScoreRule parse_score_rule(const std::string& text);  // throws Error ("--score: expected best or last; got 'x'")
 
 // The `source` of every attempt's feedback: attempts are judged again, for
 // the teacher's reports, to the same bytes.
@@ -50,19 +49,21 @@ class Classroom {
   // The student's access code.
   std::string code_of(const std::string& student) const;
 
-  // Judges the answers (the "answers" object of an answer file, as JSON
-  // text) of a roster student. The answers go through the same reader, limits
-  // and number reader as an answer file. Returns std::nullopt and sets
-  // `problem` when the answers cannot be read at all ("answers: ...").
-  // Thread-safe.
-  std::optional<Checked> check(const std::string& student, const std::string& answers_json, std::string& problem) const;
+  // Judges the answers a roster student sent (readers/served_answers.h: read
+  // by the same reader, limits and number reader as an answer file). Returns
+  // std::nullopt and sets `problem` when the answers cannot be read at all
+  // ("answers: ..."). Thread-safe.
+  std::optional<Checked> check(const std::string& student, SentAnswers sent, std::string& problem) const;
+
+  // A submission of roster student `student` judged, with the roster's name. Thread-safe.
+  GradedSubmission judge(const Submission& submission, const std::string& student) const;
 
   // An attempt as stored, judged again (the same feedback as when it was checked).
   GradedSubmission judge_stored(const AttemptRecord& attempt) const;
 
-  // Every roster student's row of the gradebook, in roster order: their best
-  // (highest score, the earliest of equals) or last attempt, judged; a
-  // student without attempts is `missing`. `attempts` in stored order.
+  // Every roster student's row of the gradebook, in roster order: the
+  // attempt that counts by `rule` (counts_over), judged; a student without
+  // attempts is `missing`. `attempts` in stored order.
   std::vector<GradedSubmission> gradebook(const std::vector<AttemptRecord>& attempts, ScoreRule rule) const;
 
  private:

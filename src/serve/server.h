@@ -1,5 +1,10 @@
-// serve/server.h: attnmark serve's HTTP server (cpp-httplib): the students'
-// page, the JSON API and the teacher's page, over one Store.
+// serve/server.h: attnmark serve's HTTP server (cpp-httplib) and its routes:
+// the students' page, the JSON API and the teacher's page, over one Store.
+// A route reads the store once and hands what it read to serve/pages.h,
+// whose data writers/served_pages.h lays out; what a check sent is read by
+// readers/served_answers.h; sessions and sign-in limits are serve/sessions.h
+// and serve/limits.h, the teacher's downloads serve/exports.h, and the HTTP
+// plumbing (bodies under one limit, cookies) serve/http.h.
 //
 //   Server server(store, room, settings, teacher_token, std::cerr);
 //   int port = server.bind();   // 0 in settings: any free port

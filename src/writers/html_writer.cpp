@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "lesson/numbers.h"
+#include "lesson/rubric.h"
 #include "lesson/variant.h"
 #include "writers/html_page.h"
 
@@ -119,10 +120,6 @@ std::string questions_html(const SheetDocument& doc, const SheetForm* form) {
 }
 
 }  // namespace
-
-std::string answer_field_name(std::string_view question, std::string_view part, std::size_t row, std::size_t column) {
-  return fmt::format("{}.{}.{}.{}", question, part, row + 1, column + 1);
-}
 
 std::string sheet_form_questions(const SheetDocument& doc, const SheetForm& form) { return questions_html(doc, &form); }
 

@@ -59,15 +59,13 @@ std::string sheet_page_css(const SheetDocument& doc, std::size_t position, const
 std::string sheet_css();
 
 // A worksheet to fill in on a page (attnmark serve): its answer cells as
-// inputs, named answer_field_name(...), holding `values` (as last sent) with
-// `marks` (HTML, already escaped: a verdict symbol) after them.
+// inputs, named answer_field_name(...) (lesson/rubric.h), holding `values`
+// (as last sent) with `marks` (HTML, already escaped: a verdict symbol)
+// after them.
 struct SheetForm {
   std::map<std::string, std::string> values;  // by field name
   std::map<std::string, std::string> marks;   // by field name
 };
-// The field of an answer cell: "q2.weights.1.3" is row 1, column 3 (1-based)
-// of q2's weights; row and column given 0-based.
-std::string answer_field_name(std::string_view question, std::string_view part, std::size_t row, std::size_t column);
 // The questions of the worksheet `doc` with inputs, for a <form> the caller
 // writes around them (with its CSRF token and button); sheet_css() and
 // sheet_form_css() style it.

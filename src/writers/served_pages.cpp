@@ -1,0 +1,182 @@
+#include "writers/served_pages.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "writers/feedback.h"
+#include "writers/html_page.h"
+#include "writers/html_writer.h"
+#include "writers/report_words.h"
+#include "writers/sheet_document.h"
+
+namespace attnmark {
+namespace {
+
+// The CSS the served pages add to a sheet's and a report's.
+std::string serve_css() {
+  return ".bar{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}\n"
+         "form.inline{display:inline}\n"
+         "button{font:inherit;padding:.3em 1em}\n"
+         ".notice{border:var(--line) solid var(--rule);padding:.4em .8em;background:var(--panel)}\n";
+}
+
+// Every served page: `body` (HTML) in <main>, styled as sheets, their forms and reports are.
+std::string page(std::string_view title, const HtmlStyle& style, const std::string& body) {
+  return html_page(title, style, sheet_css() + sheet_form_css() + report_css() + serve_css(), "<main>\n" + body + "</main>\n");
+}
+
+std::string csrf_input(const std::string& csrf) {
+  return "<input type=\"hidden\" name=\"csrf\" value=\"" + html_escape(csrf) + "\">";
+}
+
+// The verdict of each answer cell of `g`, by field name, to stand beside its
+// input; with `reveal`, the right answer after it.
+std::map<std::string, std::string> marks_of(const SheetDocument& doc, const GradedSubmission& g, bool reveal) {
+  std::map<std::string, std::string> marks;
+  for (const QuestionResult& q : g.marked->questions) {
+    const QuestionSection* section = nullptr;
+    for (const QuestionSection& qs : doc.questions)
+      if (qs.id == q.id) section = &qs;
+    if (!section) continue;
+    for (const PartResult& p : q.parts) {
+      // The part's columns: one more than the largest column of its cells on the sheet.
+      std::size_t columns = 0;
+      for (const PartSection& ps : section->parts) {
+        if (ps.part != p.part) continue;
+        for (const SheetBlock& b : ps.blocks) {
+          for (const auto& row : b.table.rows)
+            for (const SheetCell& c : row)
+              for (const SheetCell::Address& a : c.answers) columns = std::max(columns, a.column + 1);
+          for (const Span& span : b.text) columns = std::max<std::size_t>(columns, span.answer ? 1 : 0);
+        }
+      }
+      if (columns == 0) continue;
+      for (std::size_t i = 0; i < p.cells.size(); ++i) {
+        const CellResult& c = p.cells[i];
+        const VerdictLook& v = verdict_look(c.verdict);
+        std::string mark = fmt::format("<span class=\"{}\" title=\"{}\">{}</span>", v.css, v.word, v.symbol);
+        if (reveal) mark += " <span class=\"muted\">" + html_escape(c.expected) + "</span>";
+        marks[answer_field_name(q.id, part_name(p.part), i / columns, i % columns)] = mark;
+      }
+    }
+  }
+  return marks;
+}
+
+// The bar above the student's form: who is signed in, signing out, and the page's colours and text size.
+std::string student_bar(const StudentPage& p) {
+  std::string out = "<div class=\"bar\">";
+  out += fmt::format("<span>Signed in as <b>{}</b>{}</span>", html_escape(p.student),
+                     p.name.empty() ? "" : " (" + html_escape(p.name) + ")");
+  out += "<form class=\"inline\" method=\"post\" action=\"/signout\">" + csrf_input(p.csrf) +
+         "<button type=\"submit\">Sign out</button></form>";
+  out += "<form class=\"inline\" method=\"post\" action=\"/settings\">" + csrf_input(p.csrf) +
+         "<label>Colours <select name=\"theme\">";
+  for (const char* t : {"default", "cream", "tint", "high-contrast"})
+    out += fmt::format("<option{}>{}</option>", theme_name(p.style.theme) == std::string(t) ? " selected" : "", t);
+  out += "</select></label> <label>Text <select name=\"text_size\">";
+  for (const char* t : {"normal", "large", "x-large"})
+    out += fmt::format("<option{}>{}</option>", text_size_name(p.style.text_size) == std::string(t) ? " selected" : "", t);
+  out += "</select></label> <button type=\"submit\">Apply</button></form>";
+  return out + "</div>\n";
+}
+
+}  // namespace
+
+std::string signin_page_html(const SignInPage& p) {
+  std::string body = fmt::format("<h1>{}</h1>\n", html_escape(p.title));
+  body += "<p>Sign in with your student id and the access code your teacher gave you.</p>\n";
+  if (!p.message.empty()) body += "<p class=\"notice bad\" role=\"alert\">" + html_escape(p.message) + "</p>\n";
+  body += "<form method=\"post\" action=\"/signin\">\n";
+  body += csrf_input(p.csrf) + "\n";
+  body += "<p><label>Student id <input name=\"student\" autocomplete=\"username\" value=\"" + html_escape(p.student) +
+          "\"></label></p>\n";
+  body += "<p><label>Access code <input name=\"code\" autocomplete=\"current-password\"></label></p>\n";
+  body += "<p><button type=\"submit\">Sign in</button></p>\n</form>\n";
+  return page("Sign in: " + p.title, p.style, body);
+}
+
+std::string student_page_html(const StudentPage& p) {
+  const SheetDocument doc = sheet_document(*p.rubric, p.variant, Sheet::worksheet);
+  SheetForm form;
+  form.values = p.values;
+  if (p.shown && p.shown->marked) form.marks = marks_of(doc, *p.shown, p.reveal);
+
+  std::string body = fmt::format("<h1>{}</h1>\n", html_escape(doc.title));
+  body += student_bar(p);
+  body += fmt::format("<p class=\"meta muted\">Variant {} · Rubric {}</p>\n", html_escape(doc.variant),
+                      html_escape(doc.rubric));
+  if (!p.notice.empty()) body += "<p class=\"notice\" role=\"status\">" + html_escape(p.notice) + "</p>\n";
+  if (p.closed) body += "<p class=\"notice\">The class is closed: checks are shown but not kept.</p>\n";
+  if (p.attempts_left) body += fmt::format("<p class=\"notice\">Attempts left: {}.</p>\n", *p.attempts_left);
+  body += "<form method=\"post\" action=\"/check\" enctype=\"multipart/form-data\">\n";
+  body += csrf_input(p.csrf) + "\n";
+  body += sheet_form_questions(doc, form);
+  body += "<p><button type=\"submit\" id=\"check\">Check</button></p>\n</form>\n";
+  if (p.shown) body += "<section class=\"feedback\">\n" + feedback_article(*p.rubric, *p.shown, p.reveal) + "</section>\n";
+  body += "<h2>Your attempts</h2>\n";
+  if (p.attempts.empty()) {
+    body += "<p>None yet.</p>\n";
+  } else {
+    body += "<table><thead><tr><th scope=\"col\">Attempt</th><th scope=\"col\">When (UTC)</th><th "
+            "scope=\"col\">Score</th></tr></thead>\n<tbody>\n";
+    for (std::size_t i = p.attempts.size(); i-- > 0;) {
+      const AttemptLine& a = p.attempts[i];
+      body += fmt::format("<tr><td><a href=\"/attempt?n={}\">{}</a></td><td>{}</td><td>{} / {}</td></tr>\n", a.id, i + 1,
+                          html_escape(a.at), score_text(a.score), score_text(a.max_score));
+    }
+    body += "</tbody></table>\n";
+  }
+  return page(doc.title + ": " + p.student, p.style, body);
+}
+
+std::string teacher_page_html(const TeacherPage& p) {
+  std::string body = fmt::format("<h1>{}: the class</h1>\n", html_escape(p.title));
+  body += fmt::format("<p>{} attempts by {} of {} students{}. <a href=\"/teacher/summary.html\">Class summary</a> · "
+                      "<a href=\"/teacher/gradebook.csv\">gradebook.csv</a> ({} attempt of each student) · "
+                      "<a href=\"/teacher/canvas.csv\">canvas.csv</a> · <a href=\"/teacher/moodle.csv\">moodle.csv</a></p>\n",
+                      p.attempts, p.students_with_attempts, p.roster, p.closed ? "; closed" : "",
+                      p.counts_best ? "best" : "last");
+  body += "<table><thead><tr><th scope=\"col\">Student</th><th scope=\"col\">Name</th><th scope=\"col\">Attempts</th>"
+          "<th scope=\"col\">Best</th></tr></thead>\n<tbody>\n";
+  for (const TeacherRow& r : p.rows)
+    body += fmt::format("<tr><td><a href=\"/teacher/student?id={}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        html_escape(r.query_id), html_escape(r.student), html_escape(r.name), r.attempts,
+                        r.best ? score_text(*r.best) : "–");
+  body += "</tbody></table>\n";
+  return page("Teacher: " + p.title, p.style, body);
+}
+
+std::string teacher_student_page_html(const TeacherStudentPage& p) {
+  std::string body = fmt::format("<h1>{}</h1>\n<p><a href=\"/teacher\">The class</a></p>\n", html_escape(p.student));
+  if (p.attempts.empty()) body += "<p>No attempts.</p>\n";
+  for (std::size_t i = p.attempts.size(); i-- > 0;) {
+    const TeacherAttempt& a = p.attempts[i];
+    body += fmt::format("<section><h2>Attempt {} · {} · {} / {}</h2>\n", i + 1, html_escape(a.at), score_text(a.score),
+                        score_text(a.max_score));
+    body += feedback_article(*p.rubric, a.graded, true) + "</section>\n";
+  }
+  return page("Teacher: " + p.student, p.style, body);
+}
+
+std::string served_message_page(ServedMessage message, const HtmlStyle& style) {
+  switch (message) {
+    case ServedMessage::form_expired:
+      return page("Form expired", style,
+                  "<p class=\"notice\">This form has expired or did not come from this page. "
+                  "<a href=\"/\">Open the page again</a> and send it from there.</p>\n");
+    case ServedMessage::no_such_attempt: return page("Not found", style, "<p>No such attempt of yours.</p>\n");
+    case ServedMessage::unknown_style: return page("Settings", style, "<p>Unknown colours or text size.</p>\n");
+    case ServedMessage::teacher_token:
+      return page("Teacher", style,
+                  "<p>Open the teacher's address that attnmark serve printed when it started "
+                  "(it ends in ?token=...).</p>\n");
+  }
+  return page("", style, "");
+}
+
+std::string served_notice_page(std::string_view title, std::string_view notice, const HtmlStyle& style) {
+  return page(title, style, "<p class=\"notice\">" + html_escape(notice) + "</p>\n");
+}
+
+}  // namespace attnmark

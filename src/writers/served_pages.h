@@ -1,0 +1,108 @@
+// writers/served_pages.h: the pages of attnmark serve, laid out from what
+// the server fills in (a struct per page): the sign-in page, the student's
+// page (their worksheet as a form, the marks of a check or an attempt, its
+// feedback and their attempts), the teacher's page of the class and of one
+// student, and the pages of one message. Each is a complete page
+// (html_page): inline CSS, no script, nothing fetched; every text the server
+// gives is escaped here.
+//
+//   SignInPage p{"How attention works", csrf, "", "", style};
+//   std::string html = signin_page_html(p);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lesson/graded_submission.h"
+#include "lesson/rubric.h"
+#include "lesson/variant.h"
+#include "writers/theme.h"
+
+namespace attnmark {
+
+// GET / before signing in, and a refused sign-in.
+struct SignInPage {
+  std::string title;    // the class's (display_title)
+  std::string csrf;     // the session's token, in the form
+  std::string message;  // why the last sign-in was refused, or ""
+  std::string student;  // the id typed last, to type again
+  HtmlStyle style;
+};
+std::string signin_page_html(const SignInPage& page);
+
+// One stored attempt, as the student's page lists it.
+struct AttemptLine {
+  std::int64_t id = 0;  // its id in the store: /attempt?n=ID opens it
+  std::string at;       // when, UTC
+  double score = 0, max_score = 0;
+};
+
+// A signed-in student's page: GET /, POST /check and GET /attempt.
+struct StudentPage {
+  const Rubric* rubric = nullptr;  // REQUIRES: not null
+  Variant variant;                 // the student's: the worksheet the form is
+  std::string student, name;       // name: the roster's, or ""
+  std::string csrf;
+  HtmlStyle style;
+  std::map<std::string, std::string> values;  // the inputs' values by answer_field_name (lesson/rubric.h)
+  std::optional<GradedSubmission> shown;      // the check or attempt whose marks and feedback are shown
+  bool reveal = false;                        // right answers beside the marks and in the feedback
+  std::string notice;                         // a sentence above the form, or ""
+  bool closed = false;                        // the class is closed: checks are not kept
+  std::optional<std::int64_t> attempts_left;  // with --attempts
+  std::vector<AttemptLine> attempts;          // the student's, oldest first
+};
+std::string student_page_html(const StudentPage& page);
+
+// One roster student on the teacher's page.
+struct TeacherRow {
+  std::string student, name;
+  std::string query_id;  // `student` as a URL's query value (percent-encoded)
+  std::size_t attempts = 0;
+  std::optional<double> best;  // the best score of their attempts
+};
+// GET /teacher.
+struct TeacherPage {
+  std::string title;  // the class's (display_title)
+  HtmlStyle style;
+  std::size_t attempts = 0;                // stored, every student's
+  std::size_t students_with_attempts = 0;
+  std::size_t roster = 0;                  // students on the roster
+  bool closed = false;
+  bool counts_best = true;                 // the gradebook counts each student's best attempt, else the last
+  std::vector<TeacherRow> rows;            // roster order
+};
+std::string teacher_page_html(const TeacherPage& page);
+
+// One attempt on the teacher's page of a student.
+struct TeacherAttempt {
+  std::string at;  // when, UTC
+  double score = 0, max_score = 0;
+  GradedSubmission graded;
+};
+// GET /teacher/student?id=: every attempt's feedback, right answers shown.
+struct TeacherStudentPage {
+  const Rubric* rubric = nullptr;  // REQUIRES: not null
+  std::string student;
+  HtmlStyle style;
+  std::vector<TeacherAttempt> attempts;  // oldest first
+};
+std::string teacher_student_page_html(const TeacherStudentPage& page);
+
+// The pages that say one thing.
+enum class ServedMessage {
+  form_expired,     // a form without its session's CSRF token (403)
+  no_such_attempt,  // /attempt?n= of no attempt of the student's (404)
+  unknown_style,    // /settings with a theme or text size there is not (400)
+  teacher_token,    // /teacher without the teacher's token (401)
+};
+std::string served_message_page(ServedMessage message, const HtmlStyle& style);
+// A page titled `title` holding `notice` (text): a request the server could not answer.
+std::string served_notice_page(std::string_view title, std::string_view notice, const HtmlStyle& style);
+
+}  // namespace attnmark
