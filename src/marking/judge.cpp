@@ -11,7 +11,8 @@
 namespace attnmark {
 
 GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& s,
-                       const std::string& superseded, std::optional<std::uint64_t>* own_key) {
+                       const std::string& superseded, std::optional<std::uint64_t>* own_key,
+                       const Variant* made) {
   GradedSubmission g;
   g.source = s.source;
   g.student = s.student;
@@ -41,7 +42,8 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
   const std::optional<std::uint64_t> recorded = parse_variant_id(s.variant);
   std::vector<std::string> why;
   std::optional<SubmissionStatus> status;  // when not graded or unanswered
-  thread_local Variant variant;  // its storage is reused, submission after submission
+  thread_local Variant made_here;  // its storage is reused, submission after submission
+  const Variant* marked_against = &made_here;
   if (s.student.empty()) {
     status = SubmissionStatus::unknown_student;
     if (!recorded) {
@@ -50,9 +52,12 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
       return g;
     }
     why.push_back("no student id; marked against the variant recorded in the file");
-    make_variant_into(rubric, *marking_seed, *recorded, s.student, variant);
+    make_variant_into(rubric, *marking_seed, *recorded, s.student, made_here);
   } else {
-    make_variant_into(rubric, *marking_seed, variant_id(*marking_seed, s.student), s.student, variant);
+    const std::uint64_t own = variant_id(*marking_seed, s.student);
+    if (made && made->id == own && made->student == s.student) marked_against = made;
+    else make_variant_into(rubric, *marking_seed, own, s.student, made_here);
+    const Variant& variant = *marked_against;
     if (own_key) *own_key = key_fingerprint(variant);
     g.variant = variant.id_text();
     if (recorded && *recorded != variant.id) {
@@ -64,7 +69,7 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
   if (seed && s.seed && *s.seed != *seed)
     why.push_back(fmt::format("the file records seed {}; marked with seed {}", *s.seed, *seed));
   for (const std::string& n : s.notes) why.push_back(n);
-  g.marked = grade(variant, s);
+  g.marked = grade(*marked_against, s);
   for (const std::string& n : g.marked->notes) why.push_back(n);
   g.status = status ? *status : g.marked->answered == 0 ? SubmissionStatus::unanswered : SubmissionStatus::graded;
   if (g.status == SubmissionStatus::unanswered) why.insert(why.begin(), "no answers given");

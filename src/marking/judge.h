@@ -12,6 +12,7 @@
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
 #include "lesson/submission.h"
+#include "lesson/variant.h"
 
 namespace attnmark {
 
@@ -23,7 +24,11 @@ namespace attnmark {
 // student's variant. When `own_key` is given and the submission was marked
 // against its student's own variant, *own_key is set to that variant's
 // key_fingerprint (lesson/fingerprint.h), at no second making of the variant.
+// `made`, when given, is the student's own variant as the caller made it
+// (make_variant(rubric, seed, student)); it is marked against instead of
+// making the variant again when it is the one the submission is for.
 GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, const Submission& submission,
-                       const std::string& superseded, std::optional<std::uint64_t>* own_key = nullptr);
+                       const std::string& superseded, std::optional<std::uint64_t>* own_key = nullptr,
+                       const Variant* made = nullptr);
 
 }  // namespace attnmark

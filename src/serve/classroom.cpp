@@ -48,8 +48,10 @@ std::optional<Checked> Classroom::check(const std::string& student, SentAnswers 
   return c;
 }
 
-GradedSubmission Classroom::judge(const Submission& submission, const std::string& student) const {
-  GradedSubmission g = attnmark::judge(rubric_, seed_, submission, "");
+Variant Classroom::variant_of(const std::string& student) const { return make_variant(rubric_, seed_, student); }
+
+GradedSubmission Classroom::judge(const Submission& submission, const std::string& student, const Variant* made) const {
+  GradedSubmission g = attnmark::judge(rubric_, seed_, submission, "", nullptr, made);
   if (const RosterEntry* entry = find(student)) g.name = entry->name;
   return g;
 }
@@ -74,12 +76,7 @@ std::vector<GradedSubmission> Classroom::gradebook(const std::vector<AttemptReco
       rows.push_back(judge_stored(*counts[i]));
       continue;
     }
-    GradedSubmission missing;
-    missing.student = roster_[i].student;
-    missing.name = roster_[i].name;
-    missing.status = SubmissionStatus::missing;
-    missing.reason = "no attempt";
-    rows.push_back(std::move(missing));
+    rows.push_back(missing_submission(roster_[i]));
   }
   return rows;
 }

@@ -16,6 +16,7 @@
 #include "lesson/graded_submission.h"
 #include "lesson/rubric.h"
 #include "lesson/submission.h"
+#include "lesson/variant.h"
 #include "readers/roster.h"
 #include "readers/served_answers.h"
 #include "serve/score_rule.h"
@@ -55,8 +56,13 @@ class Classroom {
   // ("answers: ..."). Thread-safe.
   std::optional<Checked> check(const std::string& student, SentAnswers sent, std::string& problem) const;
 
-  // A submission of roster student `student` judged, with the roster's name. Thread-safe.
-  GradedSubmission judge(const Submission& submission, const std::string& student) const;
+  // The student's variant, as generate makes it.
+  Variant variant_of(const std::string& student) const;
+
+  // A submission of roster student `student` judged, with the roster's name;
+  // against `made` (variant_of(student)) when given, so it is not made again.
+  // Thread-safe.
+  GradedSubmission judge(const Submission& submission, const std::string& student, const Variant* made = nullptr) const;
 
   // An attempt as stored, judged again (the same feedback as when it was checked).
   GradedSubmission judge_stored(const AttemptRecord& attempt) const;

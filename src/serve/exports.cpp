@@ -1,7 +1,6 @@
 #include "serve/exports.h"
 
-#include <optional>
-
+#include "marking/report_set.h"
 #include "marking/summary.h"
 #include "writers/gradebook.h"
 #include "writers/lms_export.h"
@@ -17,11 +16,7 @@ std::string exported_gradebook(const Classroom& room, const std::vector<GradedSu
 std::string exported_lms(const Classroom& room, const std::vector<GradedSubmission>& rows, Lms lms) {
   std::vector<LmsRow> lms_rows;
   lms_rows.reserve(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const GradedSubmission& g = rows[i];
-    lms_rows.push_back({g.student, g.name, g.marked ? std::optional<double>(g.marked->score) : std::nullopt,
-                        lms_feedback(room.rubric(), g), room.roster()[i].fields});
-  }
+  for (std::size_t i = 0; i < rows.size(); ++i) lms_rows.push_back(lms_row(room.rubric(), rows[i], &room.roster()[i]));
   const std::string& title = display_title(room.rubric());
   return lms == Lms::canvas ? canvas_csv(lms_rows, title, "", max_score(room.rubric())) : moodle_csv(lms_rows, title);
 }

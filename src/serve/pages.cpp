@@ -13,10 +13,10 @@ namespace attnmark {
 
 StudentPage student_page(const Classroom& room, const RulesNow& rules, const Session& session,
                          const std::vector<AttemptRecord>& attempts, std::map<std::string, std::string> values,
-                         std::optional<GradedSubmission> shown, std::string notice) {
+                         std::optional<GradedSubmission> shown, std::string notice, std::optional<Variant> variant) {
   StudentPage p;
   p.rubric = &room.rubric();
-  p.variant = make_variant(room.rubric(), room.seed(), session.student);
+  p.variant = variant ? std::move(*variant) : room.variant_of(session.student);
   p.student = session.student;
   if (const RosterEntry* entry = room.find(session.student)) p.name = entry->name;
   p.csrf = session.csrf;
@@ -36,8 +36,10 @@ StudentPage student_page(const Classroom& room, const RulesNow& rules, const Ses
 StudentPage attempt_page(const Classroom& room, const RulesNow& rules, const Session& session,
                          const std::vector<AttemptRecord>& attempts, const AttemptRecord& shown, std::string notice) {
   StoredAnswers stored = read_stored_answers(shown.answers, attempt_source);
-  GradedSubmission graded = room.judge(stored.submission, shown.student);
-  return student_page(room, rules, session, attempts, std::move(stored.fields), std::move(graded), std::move(notice));
+  Variant variant = room.variant_of(session.student);
+  GradedSubmission graded = room.judge(stored.submission, shown.student, &variant);
+  return student_page(room, rules, session, attempts, std::move(stored.fields), std::move(graded), std::move(notice),
+                      std::move(variant));
 }
 
 TeacherPage teacher_page(const Classroom& room, const std::vector<AttemptRecord>& attempts, bool closed, ScoreRule rule,

@@ -32,14 +32,16 @@ struct RulesNow {
 // The student's page of signed-in `session`: their worksheet with `values` in
 // its inputs, `shown`'s marks and feedback, `notice`, and `attempts` (theirs,
 // oldest first: the attempts left are counted from them). Makes the
-// student's variant (once).
+// student's variant, unless it is given as `variant` (room.variant_of).
 StudentPage student_page(const Classroom& room, const RulesNow& rules, const Session& session,
                          const std::vector<AttemptRecord>& attempts, std::map<std::string, std::string> values,
-                         std::optional<GradedSubmission> shown, std::string notice);
+                         std::optional<GradedSubmission> shown, std::string notice,
+                         std::optional<Variant> variant = std::nullopt);
 
 // The student's page showing their stored attempt `shown` (one of
 // `attempts`): its answers in the inputs, its marks and its feedback. Its
-// answer file is parsed once (readers/served_answers.h's read_stored_answers).
+// answer file is parsed once (readers/served_answers.h's read_stored_answers),
+// and the variant made once for its marks and the page.
 StudentPage attempt_page(const Classroom& room, const RulesNow& rules, const Session& session,
                          const std::vector<AttemptRecord>& attempts, const AttemptRecord& shown, std::string notice);
 
