@@ -206,8 +206,9 @@ void judge_chunk(const Rubric& rubric, const MarkSettings& settings, const Class
       f.json.clear();
       append_feedback_json(f.json, graded);
       f.json += '\n';
-      f.markdown = feedback_markdown(rubric, graded, rubric.reveal_in_feedback);
-      f.html = feedback_html(rubric, graded, rubric.reveal_in_feedback, settings.style);
+      const FeedbackView view = feedback_view(rubric, graded, rubric.reveal_in_feedback);
+      f.markdown = feedback_markdown(view);
+      f.html = feedback_html(view, settings.style);
     }
     chunk.summary->add(graded);
   }
