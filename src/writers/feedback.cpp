@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/text.h"
+#include "lesson/cell_names.h"
 #include "lesson/numbers.h"
 #include "writers/html_page.h"
 #include "writers/markdown_writer.h"
@@ -76,6 +77,24 @@ void json_strings(std::string& out, const std::vector<std::string>& list) {
   out += ']';
 }
 
+// ,"grid":{"corner":"query ↓ key →","rows":["bus",...],"columns":["bus",...]}:
+// the lesson's table of a part, named as FeedbackView names it (grid_of).
+void append_grid_json(std::string& out, const QuestionResult& q, Part part, GridSize size) {
+  out += ",\"grid\":{\"corner\":";
+  json_plain(out, table_corner(part));
+  out += ",\"rows\":[";
+  for (std::size_t r = 1; r <= size.rows; ++r) {
+    if (r > 1) out += ',';
+    json_string(out, row_name(q.tokens, q.query_rows, part, r));
+  }
+  out += "],\"columns\":[";
+  for (std::size_t c = 1; c <= size.columns; ++c) {
+    if (c > 1) out += ',';
+    json_string(out, column_name(q.tokens, part, c));
+  }
+  out += "]}";
+}
+
 }  // namespace
 
 // Written by hand rather than through a JSON library: a course of 100,000
@@ -95,13 +114,22 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
     out += key;
     append_exact(out, x);
   };
+  // "score_text":"1.78 / 16", as the reports show the score.
+  auto shown = [&](double score, double max_score) {
+    out += ",\"score_text\":\"";
+    append_score_text(out, score);
+    out += " / ";
+    append_score_text(out, max_score);
+    out += '"';
+  };
   if (g.marked) {
     number(",\"score\":", g.marked->score);
     number(",\"max_score\":", g.marked->max_score);
+    shown(g.marked->score, g.marked->max_score);
     out += ",\"notes\":";
     json_strings(out, shown_notes(g.marked->notes));
   } else {
-    out += ",\"score\":null,\"max_score\":null";
+    out += ",\"score\":null,\"max_score\":null,\"score_text\":null";
   }
   out += ",\"questions\":[";
   if (g.marked) {
@@ -112,17 +140,22 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
       json_string(out, q.id);
       number(",\"score\":", q.score);
       number(",\"max_score\":", q.max_score);
+      shown(q.score, q.max_score);
       out += ",\"parts\":{";
       for (std::size_t pi = 0; pi < q.parts.size(); ++pi) {
         const PartResult& p = q.parts[pi];
         if (pi) out += ',';
         json_plain(out, part_name(p.part));
-        number(":{\"score\":", p.score);
+        out += ":{\"label\":";
+        json_plain(out, part_label(p.part));
+        number(",\"score\":", p.score);
         number(",\"max_score\":", p.max_score);
+        shown(p.score, p.max_score);
         out += p.follow_through ? ",\"follow_through\":true,\"diagnoses\":" : ",\"follow_through\":false,\"diagnoses\":";
         json_strings(out, p.diagnoses);
         out += ",\"hints\":";
         json_strings(out, p.hints);
+        if (const GridSize size = grid_size(p); size.rows) append_grid_json(out, q, p.part, size);
         out += ",\"cells\":[";
         for (std::size_t ci = 0; ci < p.cells.size(); ++ci) {
           const CellResult& c = p.cells[ci];

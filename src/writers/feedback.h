@@ -20,8 +20,9 @@ namespace attnmark {
 
 // The marks of every cell as one line of JSON (no newline at the end),
 // appended to out. The shape is in docs/reports.md. Written from graded
-// itself, not through a FeedbackView: it runs once per student of a class
-// of 100,000, and a view holds strings of its own for every cell.
+// itself, not through a FeedbackView (it runs once per student of a class
+// of 100,000, and a view holds strings of its own for every cell), but with
+// the view's names: its "grid" is grid_size's table, named by cell_names.h.
 void append_feedback_json(std::string& out, const GradedSubmission& graded);
 
 // feedback/<student>.md.

@@ -13,15 +13,10 @@ std::string score_out_of(double score, double max_score) {
 
 GridSize grid_size(const PartResult& p) {
   if (p.cells.empty() || p.part == Part::most_attended) return {};
-  GridSize size;
-  for (const CellResult& c : p.cells) {
-    const CellPosition at = cell_position(c.label);
-    if (at.row == 0) return {};  // a one-row part
-    size.rows = std::max(size.rows, at.row);
-    size.columns = std::max(size.columns, at.column);
-  }
-  if (size.rows * size.columns != p.cells.size()) return {};
-  return size;
+  // grade() writes a matrix's cells row by row, from 1.1 to rows.columns.
+  const CellPosition first = cell_position(p.cells.front().label), last = cell_position(p.cells.back().label);
+  if (first.row != 1 || first.column != 1 || last.row * last.column != p.cells.size()) return {};  // a one-row part
+  return {last.row, last.column};
 }
 
 namespace {

@@ -28,6 +28,7 @@ std::string score_out_of(double score, double max_score);
 // How many rows and columns a part's cells make as the lesson's table; both
 // 0 when they make none (a one-row part, most attended). When they do, the
 // cells are row by row: row r, column c (0-based) is cells[r * columns + c].
+// REQUIRES: part's cells as grade() made them.
 struct GridSize {
   std::size_t rows = 0, columns = 0;
 };

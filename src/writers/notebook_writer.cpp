@@ -236,7 +236,7 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
   nb.markdown("header", header, {{"attnmark", header_data}, {"deletable", false}, {"editable", false}});
   nb.code("helpers", std::string(notebook_helpers_py), {{"attnmark", {{"role", "helpers"}}}});
 
-  Json variables = Json::object(), questions = Json::object();
+  Json variables = Json::object();
   for (std::size_t qi = 0; qi < doc.questions.size(); ++qi) {
     const QuestionSection& section = doc.questions[qi];
     const QuestionVariant& q = variant.questions[qi];
@@ -245,7 +245,6 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
     text += markdown_blocks(section.givens);
     nb.markdown(section.id, text);
     nb.code(section.id + "-inputs", inputs_source(section, q));
-    questions[section.id] = {{"tokens", q.tokens}, {"query_rows", q.query_rows()}};
     for (const PartSection& part : section.parts) {
       const std::string name = fmt::format("{}.{}", section.id, part_name(part.part));
       std::string part_text = part.precision.empty()
@@ -282,7 +281,6 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
                                                             {"SERVER", double_quoted(served ? doc.check_url : "")},
                                                             {"ACCESS_CODE", double_quoted(served ? doc.access_code : "")},
                                                             {"VARIABLES", literal(variables)},
-                                                            {"QUESTIONS", literal(questions)},
                                                             {"SYMBOLS", literal(symbols)},
                                                             {"LEGEND", double_quoted(verdict_legend(LegendStyle::terse))}});
   nb.markdown("self-check-text",

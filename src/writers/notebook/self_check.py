@@ -14,7 +14,6 @@ ATTNMARK_STUDENT = "@STUDENT@"
 ATTNMARK_SERVER = "@SERVER@"
 ATTNMARK_ACCESS_CODE = "@ACCESS_CODE@"
 ATTNMARK_VARIABLES = "@VARIABLES@"
-ATTNMARK_QUESTIONS = "@QUESTIONS@"
 ATTNMARK_SYMBOLS = "@SYMBOLS@"
 ATTNMARK_LEGEND = "@LEGEND@"
 
@@ -96,38 +95,9 @@ def attnmark_answers():
     return answers
 
 
-def attnmark_score(x):
-    return ("%.2f" % x).rstrip("0").rstrip(".")
-
-
-def attnmark_grid(question, name, cells):
-    """A table's rows and columns named for people, as attnmark check shows
-    them; None for a one-row part."""
-    if not cells or name == "most_attended":
-        return None
-    rows = columns = 0
-    for c in cells:
-        if "." not in c["cell"]:
-            return None
-        row, column = c["cell"].split(".", 1)
-        rows, columns = max(rows, int(row)), max(columns, int(column))
-    if rows * columns != len(cells):
-        return None
-    tokens, query_rows = question["tokens"], question["query_rows"]
-    by_token, by_key = name in ("keys", "values"), name in ("scores", "weights")
-
-    def token(i):
-        return tokens[i] if i < len(tokens) else str(i + 1)
-
-    row_names = [token(r) if by_token else token(query_rows[r]) if r < len(query_rows) else str(r + 1)
-                 for r in range(rows)]
-    column_names = [token(c) if by_key else str(c + 1) for c in range(columns)]
-    corner = "query ↓ key →" if by_key else "token ↓ dimension →" if by_token else "query ↓ dimension →"
-    return row_names, column_names, corner
-
-
 def attnmark_table(feedback):
-    """The table attnmark check prints, from the feedback the server sends."""
+    """The table attnmark check prints, from the feedback the server sends:
+    its scores, part labels and tables' names as the server wrote them."""
     lines = ["attnmark check: %s · student %s · variant %s"
              % (ATTNMARK_RUBRIC, feedback.get("student") or "(none)", feedback.get("variant") or "(unknown)")]
     if feedback.get("reason"):
@@ -136,22 +106,22 @@ def attnmark_table(feedback):
         return "\n".join(lines)
     lines += [ATTNMARK_LEGEND, ""]
     for q in feedback.get("questions", []):
-        lines.append("%-16s%9s" % (q["id"], attnmark_score(q["score"]) + " / " + attnmark_score(q["max_score"])))
+        lines.append("%-16s%9s" % (q["id"], q.get("score_text", "")))
         for name, p in q["parts"].items():
-            score = attnmark_score(p["score"]) + " / " + attnmark_score(p["max_score"])
+            label, score = p.get("label", name), p.get("score_text", "")
             marks = [ATTNMARK_SYMBOLS.get(c["verdict"], "?") for c in p["cells"]]
-            grid = attnmark_grid(ATTNMARK_QUESTIONS.get(q["id"], {"tokens": [], "query_rows": []}), name, p["cells"])
+            grid = p.get("grid")
             if grid:
-                row_names, column_names, corner = grid
-                lines.append("  %-14s%9s   %s: %s" % (name.replace("_", " "), score, corner, ", ".join(column_names)))
-                for r, row in enumerate(row_names):
-                    lines.append("      %s: %s" % (row, " ".join(marks[r * len(column_names):(r + 1) * len(column_names)])))
+                columns = len(grid["columns"])
+                lines.append("  %-14s%9s   %s: %s" % (label, score, grid["corner"], ", ".join(grid["columns"])))
+                for r, row in enumerate(grid["rows"]):
+                    lines.append("      %s: %s" % (row, " ".join(marks[r * columns:(r + 1) * columns])))
             else:
-                lines.append("  %-14s%9s   %s" % (name.replace("_", " "), score, " ".join(marks)))
+                lines.append("  %-14s%9s   %s" % (label, score, " ".join(marks)))
             lines += ["      hint: " + h for h in p.get("hints", [])]
     lines += ["note: " + n for n in feedback.get("notes", [])]
     lines.append("")
-    lines.append("Total: %s / %s" % (attnmark_score(feedback["score"]), attnmark_score(feedback["max_score"])))
+    lines.append("Total: %s" % feedback.get("score_text", ""))
     return "\n".join(lines)
 
 
