@@ -32,6 +32,11 @@ CellPosition cell_position(std::string_view label) {
   return {number(label.substr(0, dot)), number(label.substr(dot + 1))};
 }
 
+CellPosition answer_place(std::string_view label) {
+  const CellPosition at = cell_position(label);
+  return {at.row ? at.row - 1 : 0, at.column ? at.column - 1 : 0};
+}
+
 void append_cell_label(std::string& out, CellPosition at) {
   if (at.row) {
     append_count(out, at.row);

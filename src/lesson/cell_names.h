@@ -28,6 +28,12 @@ struct CellPosition {
 // The position a label names. REQUIRES: label is one append_cell_label wrote.
 CellPosition cell_position(std::string_view label);
 
+// The place of the answer a cell marks in its part's PartAnswer::rows,
+// 0-based: "2.3" is rows[1][2]; "3" is rows[0][2] (a one-row part, and a
+// most attended word per query: one list); "" is rows[0][0].
+// REQUIRES: label is one append_cell_label wrote.
+CellPosition answer_place(std::string_view label);
+
 // Appends the label of the cell at `at` ("2.3", "3" or "") to out, without a
 // string of its own for each number.
 void append_cell_label(std::string& out, CellPosition at);
