@@ -4,7 +4,6 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <array>
-#include <charconv>
 #include <optional>
 
 #include "base/text.h"
@@ -19,12 +18,6 @@ namespace {
 
 constexpr double tiny = rounding_slack;
 
-
-// Appends n in decimal (std::to_string without a string of its own).
-void append_count(std::string& out, std::size_t n) {
-  char digits[20];  // 2^64 has 20 digits
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
-}
 
 // One row of a student's numbers; false when some cell of it is not readable.
 // (Like an optional<Vector>, but its storage outlives being empty.)
@@ -328,11 +321,7 @@ class QuestionGrader {
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         ++cells;
         CellResult& cell = result.cells.emplace_back();  // filled in place
-        if (!vector) {  // "row.column" (1-based), or "column" in a vector part
-          append_count(cell.label, r + 1);
-          cell.label += '.';
-        }
-        append_count(cell.label, c + 1);
+        append_cell_label(cell.label, {vector ? 0 : r + 1, c + 1});
         cell.given = w.text(r, c);
         const double t = ref[r][c];
         cell.expected = t == masked_score ? "masked" : format_fixed(t, decimals);
@@ -615,7 +604,7 @@ class QuestionGrader {
     const std::size_t cells = q_->most_attended.size();
     for (std::size_t r = 0; r < cells; ++r) {
       CellResult cell;
-      cell.label = q_->query_token ? "" : std::to_string(r + 1);
+      append_cell_label(cell.label, {0, q_->query_token ? 0 : r + 1});
       // A single answer may be written as a scalar or as a one-cell list.
       // All-tokens words may be one list, or a list of one-word rows.
       const bool one_list = !a || a->rows.size() <= 1;
@@ -677,36 +666,6 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::unreadable: return "unreadable";
   }
   return "?";
-}
-
-CellPosition cell_position(std::string_view label) {
-  const auto number = [](std::string_view s) {
-    std::size_t n = 0;
-    for (char c : s) n = n * 10 + static_cast<std::size_t>(c - '0');
-    return n;
-  };
-  const std::size_t dot = label.find('.');
-  if (dot == std::string_view::npos) return {0, number(label)};
-  return {number(label.substr(0, dot)), number(label.substr(dot + 1))};
-}
-
-std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
-                      std::string_view label) {
-  const auto [row, column] = cell_position(label);
-  const auto token = [&](std::size_t i) { return i < tokens.size() ? tokens[i] : std::to_string(i + 1); };
-  const auto query = [&](std::size_t r) { return r < query_rows.size() ? token(query_rows[r]) : std::to_string(r + 1); };
-  switch (part) {
-    case Part::scores:
-    case Part::weights:
-      return row ? query(row - 1) + " → " + token(column - 1) : token(column - 1);
-    case Part::keys:
-    case Part::values:
-      return row ? token(row - 1) + ", " + std::to_string(column) : std::to_string(column);
-    case Part::most_attended:
-      return label.empty() ? std::string() : query(column - 1);
-    default:  // query, queries, output: a dimension, of a query's row
-      return row ? query(row - 1) + ", " + std::to_string(column) : std::to_string(column);
-  }
 }
 
 Marked grade(const Variant& variant, const Submission& submission) {

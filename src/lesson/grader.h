@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lesson/cell_names.h"
 #include "lesson/rubric.h"
 #include "lesson/submission.h"
 #include "lesson/variant.h"
@@ -66,24 +67,6 @@ struct QuestionResult {
   std::vector<std::string> tokens;      // the question's tokens, to name cells by (cell_name)
   std::vector<std::size_t> query_rows;  // the token of each query row
 };
-
-// Where a cell is, from its label: "2.3" is row 2, column 3 of a matrix;
-// "3" is column 3 of a one-row part (row 0); "" is the one word of a
-// one-token most attended (0, 0). 1-based otherwise.
-struct CellPosition {
-  std::size_t row = 0, column = 0;
-};
-CellPosition cell_position(std::string_view label);
-
-// A cell named for people by its tokens, from its label ("2.3", "3", ""):
-// weights and scores by their key, after the query for a row of a matrix
-// ("late", "is → bus"); outputs and projections by their dimension, after
-// the token for a row of a matrix ("2", "is, 2"); the most attended word by
-// its query ("is"), or "" for the one word of a one-token question.
-// REQUIRES: label is one the grader gave a cell of `part` in `question`.
-//   cell_name(q, Part::scores, "2.1") == "is → bus"   (tokens bus, is, late)
-std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
-                      std::string_view label);
 
 // A whole submission, marked.
 struct Marked {

@@ -4,14 +4,11 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <functional>
-#include <memory>
 #include <mutex>
-#include <set>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 
 #include "base/error.h"
-#include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
@@ -21,9 +18,6 @@
 #include "marking/inputs.h"
 #include "marking/judge.h"
 #include "marking/summary.h"
-#include "writers/feedback.h"
-#include "writers/gradebook.h"
-#include "writers/lms_export.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;

@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "base/threads.h"
 #include "writers/feedback.h"
+#include "writers/feedback_view.h"
 #include "writers/gradebook.h"
 
 namespace attnmark {
@@ -140,8 +141,9 @@ void ReportChunk::add(const GradedSubmission& graded, bool counts) {
     f.json.clear();
     append_feedback_json(f.json, graded);
     f.json += '\n';
-    f.markdown = feedback_markdown(rubric, graded, rubric.reveal_in_feedback);
-    f.html = feedback_html(rubric, graded, rubric.reveal_in_feedback, settings.style);
+    const FeedbackView view = feedback_view(rubric, graded, rubric.reveal_in_feedback);
+    f.markdown = feedback_markdown(view);
+    f.html = feedback_html(view, settings.style);
   }
   summary_->add(graded);
 }

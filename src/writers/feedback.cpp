@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "base/text.h"
-#include "lesson/diagnosis.h"
+#include "lesson/cell_names.h"
 #include "lesson/numbers.h"
 #include "writers/html_page.h"
 #include "writers/markdown_writer.h"
@@ -77,32 +77,22 @@ void json_strings(std::string& out, const std::vector<std::string>& list) {
   out += ']';
 }
 
-// A matrix part's cells as a grid: its rows (a query each, or a token for
-// keys and values) and columns (a key each for scores and weights, else a
-// dimension), named for people. Empty for a one-row part.
-struct CellGrid {
-  std::vector<std::string> rows, columns;
-  std::string corner;  // "query ↓ key →"
-};
-CellGrid grid_of(const QuestionResult& q, const PartResult& p) {
-  CellGrid grid;
-  if (p.cells.empty() || p.part == Part::most_attended) return grid;
-  std::size_t rows = 0, columns = 0;
-  for (const CellResult& c : p.cells) {
-    const CellPosition at = cell_position(c.label);
-    if (at.row == 0) return CellGrid{};  // a one-row part
-    rows = std::max(rows, at.row);
-    columns = std::max(columns, at.column);
+// ,"grid":{"corner":"query ↓ key →","rows":["bus",...],"columns":["bus",...]}:
+// the lesson's table of a part, named as FeedbackView names it (grid_of).
+void append_grid_json(std::string& out, const QuestionResult& q, Part part, GridSize size) {
+  out += ",\"grid\":{\"corner\":";
+  json_plain(out, table_corner(part));
+  out += ",\"rows\":[";
+  for (std::size_t r = 1; r <= size.rows; ++r) {
+    if (r > 1) out += ',';
+    json_string(out, row_name(q.tokens, q.query_rows, part, r));
   }
-  if (rows * columns != p.cells.size()) return CellGrid{};
-  const bool by_token = p.part == Part::keys || p.part == Part::values;
-  const bool by_key = p.part == Part::scores || p.part == Part::weights;
-  const auto token = [&](std::size_t i) { return i < q.tokens.size() ? q.tokens[i] : std::to_string(i + 1); };
-  for (std::size_t r = 0; r < rows; ++r)
-    grid.rows.push_back(by_token ? token(r) : r < q.query_rows.size() ? token(q.query_rows[r]) : std::to_string(r + 1));
-  for (std::size_t c = 0; c < columns; ++c) grid.columns.push_back(by_key ? token(c) : std::to_string(c + 1));
-  grid.corner = by_key ? "query ↓ key →" : by_token ? "token ↓ dimension →" : "query ↓ dimension →";
-  return grid;
+  out += "],\"columns\":[";
+  for (std::size_t c = 1; c <= size.columns; ++c) {
+    if (c > 1) out += ',';
+    json_string(out, column_name(q.tokens, part, c));
+  }
+  out += "]}";
 }
 
 }  // namespace
@@ -124,13 +114,22 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
     out += key;
     append_exact(out, x);
   };
+  // "score_text":"1.78 / 16", as the reports show the score.
+  auto shown = [&](double score, double max_score) {
+    out += ",\"score_text\":\"";
+    append_score_text(out, score);
+    out += " / ";
+    append_score_text(out, max_score);
+    out += '"';
+  };
   if (g.marked) {
     number(",\"score\":", g.marked->score);
     number(",\"max_score\":", g.marked->max_score);
+    shown(g.marked->score, g.marked->max_score);
     out += ",\"notes\":";
     json_strings(out, shown_notes(g.marked->notes));
   } else {
-    out += ",\"score\":null,\"max_score\":null";
+    out += ",\"score\":null,\"max_score\":null,\"score_text\":null";
   }
   out += ",\"questions\":[";
   if (g.marked) {
@@ -141,17 +140,22 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
       json_string(out, q.id);
       number(",\"score\":", q.score);
       number(",\"max_score\":", q.max_score);
+      shown(q.score, q.max_score);
       out += ",\"parts\":{";
       for (std::size_t pi = 0; pi < q.parts.size(); ++pi) {
         const PartResult& p = q.parts[pi];
         if (pi) out += ',';
         json_plain(out, part_name(p.part));
-        number(":{\"score\":", p.score);
+        out += ":{\"label\":";
+        json_plain(out, part_label(p.part));
+        number(",\"score\":", p.score);
         number(",\"max_score\":", p.max_score);
+        shown(p.score, p.max_score);
         out += p.follow_through ? ",\"follow_through\":true,\"diagnoses\":" : ",\"follow_through\":false,\"diagnoses\":";
         json_strings(out, p.diagnoses);
         out += ",\"hints\":";
         json_strings(out, p.hints);
+        if (const GridSize size = grid_size(p); size.rows) append_grid_json(out, q, p.part, size);
         out += ",\"cells\":[";
         for (std::size_t ci = 0; ci < p.cells.size(); ++ci) {
           const CellResult& c = p.cells[ci];
@@ -181,100 +185,91 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
   out += "]}";
 }
 
-std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
-  std::string out = fmt::format("# Feedback: {}\n\n", markdown_text(display_title(rubric)));
-  out += fmt::format("Student: {} · Variant: {} · Status: {}\n\n", markdown_text(g.student.empty() ? "(none)" : g.student),
-                     g.variant.empty() ? "(unknown)" : g.variant, status_name(g.status));
-  if (!g.reason.empty()) out += fmt::format("{}\n\n", markdown_text(bounded_reason(g.reason, max_reason_bytes)));
-  if (!g.marked) return out;
-  out += fmt::format("**Score: {} / {}**\n\n", score_text(g.marked->score), score_text(g.marked->max_score));
+std::string feedback_markdown(const FeedbackView& v) {
+  std::string out = fmt::format("# Feedback: {}\n\n", markdown_text(v.title));
+  out += fmt::format("Student: {} · Variant: {} · Status: {}\n\n", markdown_text(v.student.empty() ? "(none)" : v.student),
+                     v.variant.empty() ? "(unknown)" : v.variant, status_name(v.status));
+  if (!v.reason.empty()) out += fmt::format("{}\n\n", markdown_text(v.reason));
+  if (!v.marked) return out;
+  out += fmt::format("**Score: {}**\n\n", v.score);
   out += verdict_legend(LegendStyle::explained) + "\n\n";
-  for (const QuestionResult& q : g.marked->questions) {
-    out += fmt::format("## {}: {} / {}\n\n", q.id, score_text(q.score), score_text(q.max_score));
-    for (const PartResult& p : q.parts) {
-      out += fmt::format("### {}: {} / {}\n\n", part_label(p.part), score_text(p.score), score_text(p.max_score));
-      if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
+  for (const QuestionView& q : v.questions) {
+    out += fmt::format("## {}: {}\n\n", q.id, q.score);
+    for (const PartView& p : q.parts) {
+      out += fmt::format("### {}: {}\n\n", p.label, p.score);
+      if (p.grid) {
         // A matrix as the lesson's table: your answer and its mark in each cell.
-        out += "| " + grid.corner + " |";
-        for (const std::string& column : grid.columns) out += " " + markdown_text(column) + " |";
+        out += "| " + std::string(p.grid->corner) + " |";
+        for (const std::string& column : p.grid->columns) out += " " + markdown_text(column) + " |";
         out += "\n|---|";
-        for (std::size_t c = 0; c < grid.columns.size(); ++c) out += "---|";
+        for (std::size_t c = 0; c < p.grid->columns.size(); ++c) out += "---|";
         out += "\n";
-        for (std::size_t r = 0; r < grid.rows.size(); ++r) {
-          out += "| " + markdown_text(grid.rows[r]) + " |";
-          for (std::size_t c = 0; c < grid.columns.size(); ++c) {
-            const CellResult& cell = p.cells[r * grid.columns.size() + c];
+        for (std::size_t r = 0; r < p.grid->rows.size(); ++r) {
+          out += "| " + markdown_text(p.grid->rows[r]) + " |";
+          for (std::size_t c = 0; c < p.grid->columns.size(); ++c) {
+            const CellView& cell = p.cells[r * p.grid->columns.size() + c];
             out += " ";
             if (!cell.given.empty()) out += markdown_text(cell.given) + " ";
-            out += verdict_look(cell.verdict).symbol;
-            if (reveal) out += " (" + markdown_text(cell.expected) + ")";
+            out += cell.look.symbol;
+            if (v.reveal) out += " (" + markdown_text(cell.expected) + ")";
             out += " |";
           }
           out += "\n";
         }
-        out += "\n";
-        for (const std::string& h : p.hints) out += "- " + markdown_text(h) + "\n";
-        if (!p.hints.empty()) out += "\n";
-        continue;
-      }
-      out += reveal ? "| Cell | Your answer | Mark | Answer |\n|---|---|---|---|\n" : "| Cell | Your answer | Mark |\n|---|---|---|\n";
-      for (const CellResult& c : p.cells) {
-        const std::string name = cell_name(q.tokens, q.query_rows, p.part, c.label);
-        out += fmt::format("| {} | {} | {} |", name.empty() ? "-" : markdown_text(name), markdown_text(c.given),
-                           verdict_look(c.verdict).symbol);
-        out += reveal ? fmt::format(" {} |\n", markdown_text(c.expected)) : "\n";
+      } else {
+        out += v.reveal ? "| Cell | Your answer | Mark | Answer |\n|---|---|---|---|\n" : "| Cell | Your answer | Mark |\n|---|---|---|\n";
+        for (const CellView& c : p.cells) {
+          out += fmt::format("| {} | {} | {} |", c.name.empty() ? "-" : markdown_text(c.name), markdown_text(c.given),
+                             c.look.symbol);
+          out += v.reveal ? fmt::format(" {} |\n", markdown_text(c.expected)) : "\n";
+        }
       }
       out += "\n";
-      for (const std::string& h : p.hints) out += "- " + markdown_text(h) + "\n";
+      for (const HintView& h : p.hints) out += "- " + markdown_text(h.text) + "\n";
       if (!p.hints.empty()) out += "\n";
     }
   }
-  for (const std::string& n : shown_notes(g.marked->notes)) out += "- Note: " + markdown_text(n) + "\n";
+  for (const std::string& n : v.notes) out += "- Note: " + markdown_text(n) + "\n";
   return out;
 }
 
-std::string feedback_article(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
-  const std::string& title = display_title(rubric);
+std::string feedback_markdown(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  return feedback_markdown(feedback_view(rubric, g, reveal));
+}
+
+std::string feedback_article(const FeedbackView& v) {
   std::string out = "<p class=\"kind muted\"><b>FEEDBACK</b></p>\n";
-  out += fmt::format("<h1>{}</h1>\n", html_escape(title));
+  out += fmt::format("<h1>{}</h1>\n", html_escape(v.title));
   out += "<div class=\"panel\">\n";
   out += fmt::format("<p><b>Student:</b> {} · <b>Variant:</b> {} · <b>Status:</b> <span{}>{}</span></p>\n",
-                     html_escape(g.student.empty() ? "(none)" : g.student), html_escape(g.variant.empty() ? "(unknown)" : g.variant),
-                     status_class(g.status), status_name(g.status));
-  if (!g.reason.empty()) out += "<p>" + html_escape(bounded_reason(g.reason, max_reason_bytes)) + "</p>\n";
-  if (g.marked)
-    out += fmt::format("<p class=\"score-big\">Score: {} / {}</p>\n", score_text(g.marked->score),
-                       score_text(g.marked->max_score));
+                     html_escape(v.student.empty() ? "(none)" : v.student), html_escape(v.variant.empty() ? "(unknown)" : v.variant),
+                     status_class(v.status), status_name(v.status));
+  if (!v.reason.empty()) out += "<p>" + html_escape(v.reason) + "</p>\n";
+  if (v.marked) out += fmt::format("<p class=\"score-big\">Score: {}</p>\n", v.score);
   out += "</div>\n";
-  if (!g.marked) return out;
+  if (!v.marked) return out;
 
   out += "<p class=\"legend muted\">" + verdict_legend(LegendStyle::explained) + "</p>\n";
-  for (const QuestionResult& q : g.marked->questions) {
-    std::string heading = html_escape(q.id);
-    for (std::size_t i = 0; i < rubric.questions.size(); ++i)
-      if (rubric.questions[i].id == q.id && !rubric.questions[i].title.empty())
-        heading = fmt::format("Question {}: {}", i + 1, html_escape(rubric.questions[i].title));
-    out += fmt::format("<section class=\"qfb\">\n<h2>{} <span class=\"muted\">({} / {})</span></h2>\n", heading,
-                       score_text(q.score), score_text(q.max_score));
-    for (const PartResult& p : q.parts) {
+  for (const QuestionView& q : v.questions) {
+    const std::string heading = q.title.empty() ? html_escape(q.id) : fmt::format("Question {}: {}", q.number, html_escape(q.title));
+    out += fmt::format("<section class=\"qfb\">\n<h2>{} <span class=\"muted\">({})</span></h2>\n", heading, q.score);
+    for (const PartView& p : q.parts) {
       out += "<div class=\"part-fb\">\n";
-      out += fmt::format("<h3>{} <span class=\"marks\">{} / {}</span>{}</h3>\n", html_escape(part_label(p.part)),
-                         score_text(p.score), score_text(p.max_score),
+      out += fmt::format("<h3>{} <span class=\"marks\">{}</span>{}</h3>\n", html_escape(p.label), p.score,
                          p.follow_through ? " <span class=\"follow\">✓* follow-through</span>" : "");
-      if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
+      if (p.grid) {
         // A matrix as the lesson's table: your answer and its mark in each cell.
-        out += "<table class=\"grid\">\n<thead><tr><th scope=\"col\">" + html_escape(grid.corner) + "</th>";
-        for (const std::string& column : grid.columns) out += "<th scope=\"col\">" + html_escape(column) + "</th>";
+        out += "<table class=\"grid\">\n<thead><tr><th scope=\"col\">" + html_escape(p.grid->corner) + "</th>";
+        for (const std::string& column : p.grid->columns) out += "<th scope=\"col\">" + html_escape(column) + "</th>";
         out += "</tr></thead>\n<tbody>\n";
-        for (std::size_t r = 0; r < grid.rows.size(); ++r) {
-          out += "<tr><th scope=\"row\">" + html_escape(grid.rows[r]) + "</th>";
-          for (std::size_t c = 0; c < grid.columns.size(); ++c) {
-            const CellResult& cell = p.cells[r * grid.columns.size() + c];
-            const VerdictLook& v = verdict_look(cell.verdict);
-            out += fmt::format("<td class=\"{}\">{}{} <span title=\"{}\">{}</span>", v.css,
-                               cell.given.empty() ? "" : html_escape(cell.given), cell.given.empty() ? "" : "<br>", v.word,
-                               v.symbol);
-            if (reveal) out += "<br><span class=\"muted\">" + html_escape(cell.expected) + "</span>";
+        for (std::size_t r = 0; r < p.grid->rows.size(); ++r) {
+          out += "<tr><th scope=\"row\">" + html_escape(p.grid->rows[r]) + "</th>";
+          for (std::size_t c = 0; c < p.grid->columns.size(); ++c) {
+            const CellView& cell = p.cells[r * p.grid->columns.size() + c];
+            out += fmt::format("<td class=\"{}\">{}{} <span title=\"{}\">{}</span>", cell.look.css,
+                               cell.given.empty() ? "" : html_escape(cell.given), cell.given.empty() ? "" : "<br>",
+                               cell.look.word, cell.look.symbol);
+            if (v.reveal) out += "<br><span class=\"muted\">" + html_escape(cell.expected) + "</span>";
             if (!cell.note.empty()) out += "<br><span class=\"muted\">" + html_escape(cell.note) + "</span>";
             out += "</td>";
           }
@@ -282,99 +277,99 @@ std::string feedback_article(const Rubric& rubric, const GradedSubmission& g, bo
         }
         out += "</tbody>\n</table>\n";
       } else {
-      out += "<table>\n<colgroup><col style=\"width:22%\"><col><col>";
-      if (reveal) out += "<col>";
-      out += "</colgroup>\n<thead><tr><th scope=\"col\">Cell</th><th scope=\"col\">Your answer</th>"
-             "<th scope=\"col\">Mark</th>";
-      if (reveal) out += "<th scope=\"col\">Answer</th>";
-      out += "</tr></thead>\n<tbody>\n";
-      for (const CellResult& c : p.cells) {
-        const VerdictLook& v = verdict_look(c.verdict);
-        const std::string name = cell_name(q.tokens, q.query_rows, p.part, c.label);
-        std::string mark = fmt::format("{} {}", v.symbol, v.word);
-        if (!c.note.empty()) mark += fmt::format("<br><span class=\"muted\">{}</span>", html_escape(c.note));
-        out += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"{}\">{}</td>",
-                           html_escape(name.empty() ? "–" : name), c.given.empty() ? "" : html_escape(c.given), v.css, mark);
-        if (reveal) out += "<td>" + html_escape(c.expected) + "</td>";
-        out += "</tr>\n";
-      }
-      out += "</tbody>\n</table>\n";
+        out += "<table>\n<colgroup><col style=\"width:22%\"><col><col>";
+        if (v.reveal) out += "<col>";
+        out += "</colgroup>\n<thead><tr><th scope=\"col\">Cell</th><th scope=\"col\">Your answer</th>"
+               "<th scope=\"col\">Mark</th>";
+        if (v.reveal) out += "<th scope=\"col\">Answer</th>";
+        out += "</tr></thead>\n<tbody>\n";
+        for (const CellView& c : p.cells) {
+          std::string mark = fmt::format("{} {}", c.look.symbol, c.look.word);
+          if (!c.note.empty()) mark += fmt::format("<br><span class=\"muted\">{}</span>", html_escape(c.note));
+          out += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"{}\">{}</td>",
+                             html_escape(c.name.empty() ? "–" : c.name), c.given.empty() ? "" : html_escape(c.given),
+                             c.look.css, mark);
+          if (v.reveal) out += "<td>" + html_escape(c.expected) + "</td>";
+          out += "</tr>\n";
+        }
+        out += "</tbody>\n</table>\n";
       }
       // A hint that only repeats a cell's note (shown in its row) or a
       // mistake's explanation (shown as the mistake) is left out.
-      std::vector<std::string> hints;
-      for (const std::string& h : p.hints) {
-        bool repeated = false;
-        for (const std::string& d : p.diagnoses) repeated = repeated || h == explain(d);
-        for (const CellResult& c : p.cells)
-          repeated = repeated || (!c.note.empty() && h.size() >= c.note.size() && h.ends_with(c.note));
-        if (!repeated) hints.push_back(h);
-      }
-      if (!p.diagnoses.empty() || !hints.empty()) {
+      const bool new_hint = std::any_of(p.hints.begin(), p.hints.end(), [](const HintView& h) { return !h.repeats; });
+      if (!p.diagnoses.empty() || new_hint) {
         out += "<ul>\n";
-        for (const std::string& d : p.diagnoses) {
-          const std::string_view why = explain(d);
-          out += fmt::format("<li><b>Mistake:</b> {}</li>\n", html_escape(why.empty() ? d : why));
-        }
-        for (const std::string& h : hints) out += "<li><b>Hint:</b> " + html_escape(h) + "</li>\n";
+        for (const DiagnosisView& d : p.diagnoses) out += fmt::format("<li><b>Mistake:</b> {}</li>\n", html_escape(d.words));
+        for (const HintView& h : p.hints)
+          if (!h.repeats) out += "<li><b>Hint:</b> " + html_escape(h.text) + "</li>\n";
         out += "</ul>\n";
       }
       out += "</div>\n";
     }
     out += "</section>\n";
   }
-  if (!g.marked->notes.empty()) {
+  if (!v.notes.empty()) {
     out += "<h2>Notes</h2>\n<ul>\n";
-    for (const std::string& n : shown_notes(g.marked->notes)) out += "<li>" + html_escape(n) + "</li>\n";
+    for (const std::string& n : v.notes) out += "<li>" + html_escape(n) + "</li>\n";
     out += "</ul>\n";
   }
   return out;
 }
 
-std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool reveal, const HtmlStyle& style) {
-  return html_page("Feedback: " + display_title(rubric), style, report_css(),
-                   "<main>\n" + feedback_article(rubric, g, reveal) + "</main>\n");
+std::string feedback_article(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  return feedback_article(feedback_view(rubric, g, reveal));
 }
 
-std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+std::string feedback_html(const FeedbackView& v, const HtmlStyle& style) {
+  return html_page("Feedback: " + v.title, style, report_css(), "<main>\n" + feedback_article(v) + "</main>\n");
+}
+
+std::string feedback_html(const Rubric& rubric, const GradedSubmission& g, bool reveal, const HtmlStyle& style) {
+  return feedback_html(feedback_view(rubric, g, reveal), style);
+}
+
+std::string check_table(const FeedbackView& v) {
   // Everything from the answer file is shown through printable: a cell
   // holding CR, VT, FF or ESC must not move the terminal's cursor.
   constexpr std::size_t wide = 1000;
-  std::string out = fmt::format("attnmark check: {} · student {} · variant {}\n", printable(rubric.name, wide),
-                                g.student.empty() ? "(none)" : printable(g.student, wide), printable(g.variant, wide));
-  if (!g.reason.empty()) out += bounded_reason(g.reason, max_reason_bytes) + "\n";
-  if (!g.marked) return out;
+  std::string out = fmt::format("attnmark check: {} · student {} · variant {}\n", printable(v.rubric, wide),
+                                v.student.empty() ? "(none)" : printable(v.student, wide), printable(v.variant, wide));
+  if (!v.reason.empty()) out += v.reason + "\n";
+  if (!v.marked) return out;
   out += verdict_legend(LegendStyle::terse) + "\n\n";
-  for (const QuestionResult& q : g.marked->questions) {
-    out += fmt::format("{:<16}{:>9}\n", q.id, score_text(q.score) + " / " + score_text(q.max_score));
-    for (const PartResult& p : q.parts) {
+  for (const QuestionView& q : v.questions) {
+    out += fmt::format("{:<16}{:>9}\n", q.id, q.score);
+    for (const PartView& p : q.parts) {
       const auto marks = [&](std::size_t first, std::size_t end) {
         std::string out;
         for (std::size_t i = first; i < end; ++i) {
           if (!out.empty()) out += ' ';
-          out += verdict_look(p.cells[i].verdict).symbol;
-          if (reveal) out += "(" + p.cells[i].expected + ")";
+          out += p.cells[i].look.symbol;
+          if (v.reveal) out += "(" + p.cells[i].expected + ")";
         }
         return out;
       };
-      const std::string score = score_text(p.score) + " / " + score_text(p.max_score);
-      if (const CellGrid grid = grid_of(q, p); !grid.rows.empty()) {
+      if (p.grid) {
         // A matrix as the lesson's table: a line per row, named by its token.
         std::string columns;
-        for (const std::string& c : grid.columns) columns += (columns.empty() ? "" : ", ") + printable(c, wide);
-        out += fmt::format("  {:<14}{:>9}   {}: {}\n", part_label(p.part), score, grid.corner, columns);
-        for (std::size_t r = 0; r < grid.rows.size(); ++r)
-          out += fmt::format("      {}: {}\n", printable(grid.rows[r], wide),
-                             marks(r * grid.columns.size(), (r + 1) * grid.columns.size()));
+        for (const std::string& c : p.grid->columns) columns += (columns.empty() ? "" : ", ") + printable(c, wide);
+        out += fmt::format("  {:<14}{:>9}   {}: {}\n", p.label, p.score, p.grid->corner, columns);
+        for (std::size_t r = 0; r < p.grid->rows.size(); ++r)
+          out += fmt::format("      {}: {}\n", printable(p.grid->rows[r], wide),
+                             marks(r * p.grid->columns.size(), (r + 1) * p.grid->columns.size()));
       } else {
-        out += fmt::format("  {:<14}{:>9}   {}\n", part_label(p.part), score, marks(0, p.cells.size()));
+        out += fmt::format("  {:<14}{:>9}   {}\n", p.label, p.score, marks(0, p.cells.size()));
       }
-      for (const std::string& h : p.hints) out += "      hint: " + printable(h, wide) + "\n";
+      for (const HintView& h : p.hints) out += "      hint: " + printable(h.text, wide) + "\n";
     }
   }
-  for (const std::string& n : shown_notes(g.marked->notes)) out += "note: " + printable(n, wide) + "\n";
-  out += fmt::format("\nTotal: {} / {}\n", score_text(g.marked->score), score_text(g.marked->max_score));
+  for (const std::string& n : v.notes) out += "note: " + printable(n, wide) + "\n";
+  out += fmt::format("\nTotal: {}\n", v.score);
   return out;
+}
+
+std::string check_table(const Rubric& rubric, const GradedSubmission& g, bool reveal) {
+  return check_table(feedback_view(rubric, g, reveal));
 }
 
 }  // namespace attnmark

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "lesson/numbers.h"
 #include "writers/answer_template.h"
 #include "writers/markdown_writer.h"
+#include "writers/notebook_python.h"
 #include "writers/report_words.h"
 
 namespace attnmark {
@@ -156,228 +158,24 @@ std::string answer_source(const QuestionSection& section, const PartSection& par
   return out;
 }
 
-constexpr const char* helpers_source = R"py(# The lesson's helpers: use them, or NumPy, to compute your answers.
-import math
-
-import numpy as np
-
-
-def dot(a, b):
-    """The dot product: multiply matching entries and add."""
-    return sum(x * y for x, y in zip(a, b))
-
-
-def softmax(scores):
-    """Softmax: e to the power of each score, each divided by the total.
-    Given a table (a row per query), each row on its own. A "masked" score's weight is 0."""
-    if len(scores) and not isinstance(scores[0], str) and hasattr(scores[0], "__len__"):
-        return [softmax(row) for row in scores]
-    powers = [0.0 if isinstance(s, str) else math.exp(s) for s in scores]
-    total = sum(powers)
-    return [p / total for p in powers]
-
-
-def mix(weights, values):
-    """The output: each value times its weight, added up. Given a row of weights
-    per query, a row of output per query."""
-    if len(weights) and hasattr(weights[0], "__len__"):
-        return [mix(row, values) for row in weights]
-    return [sum(w * v[j] for w, v in zip(weights, values)) for j in range(len(values[0]))]
-)py";
-
-// The self-check cell; @NAME@ stands for the notebook's own data.
-constexpr const char* self_check_source = R"py(# Check your answers before you hand in. With ATTNMARK_URL (your class's attnmark
-# server) and ATTNMARK_CODE (your code, from your teacher) set, this cell sends your
-# answers, not the notebook, to the server and shows what it makes of them.
-# Standard library only; it changes nothing in this notebook.
-import ast
-import json
-import math
-import os
-import urllib.error
-import urllib.request
-
-ATTNMARK_RUBRIC = @RUBRIC@
-ATTNMARK_STUDENT = @STUDENT@
-ATTNMARK_SERVER = @SERVER@
-ATTNMARK_ACCESS_CODE = @ACCESS_CODE@
-ATTNMARK_VARIABLES = @VARIABLES@
-ATTNMARK_QUESTIONS = @QUESTIONS@
-ATTNMARK_SYMBOLS = @SYMBOLS@
-ATTNMARK_LEGEND = @LEGEND@
-
-
-def attnmark_plain(value):
-    """An answer as an answer file holds it: lists for arrays, text for what is not a number."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [attnmark_plain(v) for v in value]
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    return str(value)
-
-
-class AttnmarkComputed(Exception):
-    """The answer is not a literal typed in its cell."""
-
-
-def attnmark_literal(node, source):
-    """A typed literal as attnmark reads it from the saved notebook: numbers
-    as written ("0.090" keeps its 3 decimals), "2/3" for a number over a number."""
-    number = (int, float)
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
-        return node.value
-    if isinstance(node, ast.Constant) and isinstance(node.value, number) and not isinstance(node.value, bool):
-        return ast.get_source_segment(source, node)
-    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant)
-            and isinstance(node.operand.value, number) and not isinstance(node.operand.value, bool)):
-        return ("-" if isinstance(node.op, ast.USub) else "") + ast.get_source_segment(source, node.operand)
-    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
-            and all(isinstance(n, ast.Constant) and isinstance(n.value, number) for n in (node.left, node.right))):
-        return ast.get_source_segment(source, node.left) + "/" + ast.get_source_segment(source, node.right)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [attnmark_literal(n, source) for n in node.elts]
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "array"
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "numpy") and len(node.args) == 1
-            and all(k.arg == "dtype" for k in node.keywords)):
-        return attnmark_literal(node.args[0], source)
-    raise AttnmarkComputed()
-
-
-def attnmark_typed(name):
-    """The value typed in the last cell run that assigns `name`, when that cell
-    holds only the assignment and `name` alone; raises AttnmarkComputed otherwise."""
-    for source in reversed(globals().get("In", [])):
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            continue
-        if not any(isinstance(s, ast.Assign) and [getattr(t, "id", None) for t in s.targets] == [name] for s in tree.body):
-            continue
-        value = None
-        for s in tree.body:
-            if isinstance(s, ast.Assign) and [getattr(t, "id", None) for t in s.targets] == [name]:
-                value = attnmark_literal(s.value, source)
-            elif not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Name) and s.value.id == name):
-                raise AttnmarkComputed()
-        return value
-    raise AttnmarkComputed()
-
-
-def attnmark_answers():
-    """Every answer as the saved notebook gives it: typed ones as written, computed ones as values."""
-    answers = {}
-    for question, parts in ATTNMARK_VARIABLES.items():
-        answers[question] = {}
-        for part, name in parts.items():
-            try:
-                answers[question][part] = attnmark_typed(name)
-            except AttnmarkComputed:
-                answers[question][part] = attnmark_plain(globals().get(name))
-    return answers
-
-
-def attnmark_score(x):
-    return ("%.2f" % x).rstrip("0").rstrip(".")
-
-
-def attnmark_grid(question, name, cells):
-    """A table's rows and columns named for people, as attnmark check shows
-    them; None for a one-row part."""
-    if not cells or name == "most_attended":
-        return None
-    rows = columns = 0
-    for c in cells:
-        if "." not in c["cell"]:
-            return None
-        row, column = c["cell"].split(".", 1)
-        rows, columns = max(rows, int(row)), max(columns, int(column))
-    if rows * columns != len(cells):
-        return None
-    tokens, query_rows = question["tokens"], question["query_rows"]
-    by_token, by_key = name in ("keys", "values"), name in ("scores", "weights")
-
-    def token(i):
-        return tokens[i] if i < len(tokens) else str(i + 1)
-
-    row_names = [token(r) if by_token else token(query_rows[r]) if r < len(query_rows) else str(r + 1)
-                 for r in range(rows)]
-    column_names = [token(c) if by_key else str(c + 1) for c in range(columns)]
-    corner = "query ↓ key →" if by_key else "token ↓ dimension →" if by_token else "query ↓ dimension →"
-    return row_names, column_names, corner
-
-
-def attnmark_table(feedback):
-    """The table attnmark check prints, from the feedback the server sends."""
-    lines = ["attnmark check: %s · student %s · variant %s"
-             % (ATTNMARK_RUBRIC, feedback.get("student") or "(none)", feedback.get("variant") or "(unknown)")]
-    if feedback.get("reason"):
-        lines.append(str(feedback["reason"]))
-    if feedback.get("score") is None:
-        return "\n".join(lines)
-    lines += [ATTNMARK_LEGEND, ""]
-    for q in feedback.get("questions", []):
-        lines.append("%-16s%9s" % (q["id"], attnmark_score(q["score"]) + " / " + attnmark_score(q["max_score"])))
-        for name, p in q["parts"].items():
-            score = attnmark_score(p["score"]) + " / " + attnmark_score(p["max_score"])
-            marks = [ATTNMARK_SYMBOLS.get(c["verdict"], "?") for c in p["cells"]]
-            grid = attnmark_grid(ATTNMARK_QUESTIONS.get(q["id"], {"tokens": [], "query_rows": []}), name, p["cells"])
-            if grid:
-                row_names, column_names, corner = grid
-                lines.append("  %-14s%9s   %s: %s" % (name.replace("_", " "), score, corner, ", ".join(column_names)))
-                for r, row in enumerate(row_names):
-                    lines.append("      %s: %s" % (row, " ".join(marks[r * len(column_names):(r + 1) * len(column_names)])))
-            else:
-                lines.append("  %-14s%9s   %s" % (name.replace("_", " "), score, " ".join(marks)))
-            lines += ["      hint: " + h for h in p.get("hints", [])]
-    lines += ["note: " + n for n in feedback.get("notes", [])]
-    lines.append("")
-    lines.append("Total: %s / %s" % (attnmark_score(feedback["score"]), attnmark_score(feedback["max_score"])))
-    return "\n".join(lines)
-
-
-def attnmark_check():
-    url = os.environ.get("ATTNMARK_URL", ATTNMARK_SERVER).rstrip("/")
-    code = os.environ.get("ATTNMARK_CODE", ATTNMARK_ACCESS_CODE)
-    if not url or not code:
-        print("To check your answers here, set ATTNMARK_URL and ATTNMARK_CODE (your teacher gives you both)")
-        print("before you start Jupyter, then run this cell again. Or save this notebook and run, in a terminal:")
-        print("    attnmark check %s.yaml NOTEBOOK.ipynb" % ATTNMARK_RUBRIC)
-        print("(%s.yaml: the rubric file your teacher shares; NOTEBOOK.ipynb: this notebook's file)" % ATTNMARK_RUBRIC)
-        return
-    body = json.dumps({"student": ATTNMARK_STUDENT, "code": code, "answers": attnmark_answers()}).encode("utf-8")
-    request = urllib.request.Request(url + "/api/check", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            feedback = json.loads(response.read().decode("utf-8"))
-    except urllib.error.HTTPError as e:
-        said = e.read().decode("utf-8", "replace")
-        try:
-            said = json.loads(said).get("error", said)
-        except (ValueError, AttributeError):
-            pass
-        print("The server did not check your answers (HTTP %d): %s" % (e.code, str(said)[:300]))
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        print("Could not reach the server at %s: %s" % (url, e))
-    else:
-        print(attnmark_table(feedback))
-
-
-attnmark_check()
-)py";
-
-std::string replaced(std::string text, std::string_view name, const std::string& value) {
-  const std::size_t at = text.find(name);
-  if (at != std::string::npos) text.replace(at, name.size(), value);
-  return text;
+// text with each string literal "@NAME@" (quotes and all) whose NAME is in
+// values replaced by its value, in one pass: a value is never searched.
+std::string filled(std::string_view text, const std::map<std::string_view, std::string>& values) {
+  std::string out;
+  for (std::size_t at = text.find("\"@"); at != std::string_view::npos; at = text.find("\"@")) {
+    const std::size_t end = text.find("@\"", at + 2);
+    const auto value = end == std::string_view::npos ? values.end() : values.find(text.substr(at + 2, end - at - 2));
+    if (value == values.end()) {
+      out += text.substr(0, at + 2);
+      text.remove_prefix(at + 2);
+      continue;
+    }
+    out += text.substr(0, at);
+    out += value->second;
+    text.remove_prefix(end + 2);
+  }
+  out += text;
+  return out;
 }
 
 class NotebookBuilder {
@@ -436,9 +234,9 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
   // Jupyter keeps a cell that is not deletable; the notebook's own metadata
   // holds the header again, for a notebook whose header cell was lost anyway.
   nb.markdown("header", header, {{"attnmark", header_data}, {"deletable", false}, {"editable", false}});
-  nb.code("helpers", helpers_source, {{"attnmark", {{"role", "helpers"}}}});
+  nb.code("helpers", std::string(notebook_helpers_py), {{"attnmark", {{"role", "helpers"}}}});
 
-  Json variables = Json::object(), questions = Json::object();
+  Json variables = Json::object();
   for (std::size_t qi = 0; qi < doc.questions.size(); ++qi) {
     const QuestionSection& section = doc.questions[qi];
     const QuestionVariant& q = variant.questions[qi];
@@ -447,7 +245,6 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
     text += markdown_blocks(section.givens);
     nb.markdown(section.id, text);
     nb.code(section.id + "-inputs", inputs_source(section, q));
-    questions[section.id] = {{"tokens", q.tokens}, {"query_rows", q.query_rows()}};
     for (const PartSection& part : section.parts) {
       const std::string name = fmt::format("{}.{}", section.id, part_name(part.part));
       std::string part_text = part.precision.empty()
@@ -478,16 +275,14 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
     symbols[verdict_name(v)] = verdict_look(v).symbol;
   // The constants are JSON, which Python reads as the same dicts, lists and strings.
   const auto literal = [](const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); };
-  std::string check = self_check_source;
-  check = replaced(check, "@RUBRIC@", double_quoted(variant.rubric));
-  check = replaced(check, "@STUDENT@", double_quoted(variant.student));
   const bool served = !doc.check_url.empty() && !doc.access_code.empty();
-  check = replaced(check, "@SERVER@", double_quoted(served ? doc.check_url : ""));
-  check = replaced(check, "@ACCESS_CODE@", double_quoted(served ? doc.access_code : ""));
-  check = replaced(check, "@VARIABLES@", literal(variables));
-  check = replaced(check, "@QUESTIONS@", literal(questions));
-  check = replaced(check, "@SYMBOLS@", literal(symbols));
-  check = replaced(check, "@LEGEND@", double_quoted(verdict_legend(LegendStyle::terse)));
+  const std::string check = filled(notebook_self_check_py, {{"RUBRIC", double_quoted(variant.rubric)},
+                                                            {"STUDENT", double_quoted(variant.student)},
+                                                            {"SERVER", double_quoted(served ? doc.check_url : "")},
+                                                            {"ACCESS_CODE", double_quoted(served ? doc.access_code : "")},
+                                                            {"VARIABLES", literal(variables)},
+                                                            {"SYMBOLS", literal(symbols)},
+                                                            {"LEGEND", double_quoted(verdict_legend(LegendStyle::terse))}});
   nb.markdown("self-check-text",
               served ? "## Check your answers\n\nRun the next cell to see which answers are right before you hand in: "
                        "it sends your answers (not this notebook) to your class's page, " + markdown_text(doc.check_url) +

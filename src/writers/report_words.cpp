@@ -66,10 +66,15 @@ std::vector<std::string> shown_notes(const std::vector<std::string>& notes) {
 }
 
 std::string score_text(double score) {
-  std::string text = format_fixed(score, 2);
-  while (text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
+  std::string text;
+  append_score_text(text, score);
   return text;
+}
+
+void append_score_text(std::string& out, double score) {
+  append_fixed(out, score, 2);  // always holds a '.', where the trimming stops
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
 }
 
 const char* status_class(SubmissionStatus status) {

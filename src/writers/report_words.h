@@ -34,6 +34,8 @@ std::string verdict_legend(LegendStyle style);
 
 // A score for people: at most 2 decimals, no trailing zeros ("4.33", "5").
 std::string score_text(double score);
+// The same, appended to out (for the feedback JSON, written per student).
+void append_score_text(std::string& out, double score);
 
 // How much of a submission's notes a report holds, so reports stay
 // proportional to the class, not to the junk a file holds. A spreadsheet

@@ -100,3 +100,45 @@ TEST_CASE("check shows what a student wrote without CR, VT, FF or escape sequenc
   for (std::size_t at = out.find('\n'); at != std::string::npos; at = out.find('\n', at + 1))
     CHECK((at == 0 || out[at - 1] != '\r'));
 }
+
+TEST_CASE("feedback JSON: each part's label, the scores as shown, and a table part's grid named as the reports name it") {
+  const Rubric rubric = shipped("lesson");
+  const GradedSubmission ada = lesson_class(rubric)[0];
+  std::string line;
+  append_feedback_json(line, ada);
+  const nlohmann::json j = nlohmann::json::parse(line);
+  CHECK(j["score_text"] == "5 / 16");
+  const nlohmann::json& q1 = j["questions"][0];
+  CHECK(q1["score_text"] == "5 / 5");
+  CHECK(q1["parts"]["weights"]["label"] == "weights");
+  CHECK(q1["parts"]["weights"]["score_text"] == "2 / 2");
+  CHECK(!q1["parts"]["weights"].contains("grid"));  // one row: no table
+  const nlohmann::json& q2 = j["questions"][1];
+  CHECK(q2["score_text"] == "0 / 8");
+  const nlohmann::json& scores = q2["parts"]["scores"];
+  CHECK(scores["label"] == "scores");
+  CHECK(scores["score_text"] == "0 / 2");
+  CHECK(scores["grid"] == nlohmann::json::parse(R"({"corner":"query ↓ key →","rows":["bus","is","late"],"columns":["bus","is","late"]})"));
+  CHECK(q2["parts"]["output"]["grid"] ==
+        nlohmann::json::parse(R"({"corner":"query ↓ dimension →","rows":["bus","is","late"],"columns":["1","2"]})"));
+  CHECK(j["questions"][2]["parts"]["most_attended"]["label"] == "most attended");
+  CHECK(!j["questions"][2]["parts"]["most_attended"].contains("grid"));
+  // The same names as every other report's (FeedbackView).
+  const FeedbackView view = feedback_view(rubric, ada, false);
+  for (std::size_t qi = 0; qi < view.questions.size(); ++qi)
+    for (const PartView& p : view.questions[qi].parts) {
+      const nlohmann::json& part = j["questions"][qi]["parts"][std::string(part_name(p.part))];
+      CHECK(part["label"] == p.label);
+      CHECK(part["score_text"] == p.score);
+      CHECK(part.contains("grid") == p.grid.has_value());
+      if (p.grid) {
+        CHECK(part["grid"]["corner"] == p.grid->corner);
+        CHECK(part["grid"]["rows"] == p.grid->rows);
+        CHECK(part["grid"]["columns"] == p.grid->columns);
+      }
+    }
+  // Not marked: no score to show.
+  line.clear();
+  append_feedback_json(line, lesson_class(rubric)[2]);
+  CHECK(nlohmann::json::parse(line)["score_text"].is_null());
+}
