@@ -39,11 +39,11 @@
 #include <string>
 #include <unordered_map>
 
-#include "base/error.h"
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
-#include "lesson/pcg32.h"
-#include "lesson/variant.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/pcg32.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/rubric_loader.h"
 
 using namespace attnmark;

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "base/text.h"
-#include "lesson/submission.h"
+#include "attnmark/lesson/submission.h"
 
 namespace attnmark::fuzz {
 

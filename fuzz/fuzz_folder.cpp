@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 #include "fuzz_check.h"
 #include "marking/inputs.h"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "lesson/number_reader.h"
+#include "attnmark/lesson/number_reader.h"
 #include "fuzz_check.h"
 
 using attnmark::fuzz::require;

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 #include "readers/roster.h"
 #include "fuzz_check.h"

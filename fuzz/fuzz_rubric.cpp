@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "readers/rubric_loader.h"
 #include "fuzz_check.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "readers/answer_reader.h"
 #include "fuzz_check.h"
 

@@ -1,4 +1,4 @@
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 

@@ -14,7 +14,7 @@
 #include <ctime>
 #include <utility>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 namespace {

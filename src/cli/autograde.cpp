@@ -11,7 +11,7 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "cli/options.h"
@@ -188,16 +188,16 @@ int run_pack(const AutogradeOptions& options, const std::string& rubric_path, co
   zip.add("run_autograder", run_script(rubric_file, *seed), 0755);
   zip.add(rubric_file, read_file(rubric_path, 16 << 20));
   zip.add("attnmark/CMakeLists.txt", read_file((tree / "CMakeLists.txt").string(), 16 << 20));
-  const FolderContents src = walk_folder((tree / "src").string(), {});
   std::size_t files = 0;
-  for (const std::string& path : src.files) {
-    const fs::path place = fs::path(path).lexically_relative(tree);
-    bool hidden = false;
-    for (const fs::path& part : place) hidden = hidden || part.string().starts_with(".");
-    if (hidden) continue;
-    zip.add("attnmark/" + place.generic_string(), read_file(path, 16 << 20));
-    ++files;
-  }
+  for (const char* folder : {"include", "src"})
+    for (const std::string& path : walk_folder((tree / folder).string(), {}).files) {
+      const fs::path place = fs::path(path).lexically_relative(tree);
+      bool hidden = false;
+      for (const fs::path& part : place) hidden = hidden || part.string().starts_with(".");
+      if (hidden) continue;
+      zip.add("attnmark/" + place.generic_string(), read_file(path, 16 << 20));
+      ++files;
+    }
   write_file(options.output, zip.finish());
   err << fmt::format("attnmark: wrote {}: setup.sh, run_autograder, {} and attnmark's sources ({} files); upload it "
                      "under Configure Autograder (base image Ubuntu 24.04)\n",

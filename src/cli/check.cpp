@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <ostream>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "cli/options.h"

@@ -10,12 +10,12 @@
 #include <optional>
 #include <random>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
 #include "serve/classroom.h"

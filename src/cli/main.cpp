@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 #include "cli/commands.h"
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <ostream>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "cli/serve.h"
 #include "marking/mark_class.h"

@@ -10,7 +10,7 @@
 #include <system_error>
 #include <thread>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 
 namespace attnmark {

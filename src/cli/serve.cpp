@@ -8,7 +8,7 @@
 #include <ostream>
 #include <pthread.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 #include <ostream>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "cli/options.h"
-#include "lesson/self_test.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/self_test.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/rubric_loader.h"
 
 namespace attnmark {

@@ -1,4 +1,4 @@
-#include "lesson/attention.h"
+#include "attnmark/lesson/attention.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "lesson/cell_names.h"
+#include "attnmark/lesson/cell_names.h"
 
 #include <charconv>
 

@@ -1,11 +1,11 @@
-#include "lesson/diagnosis.h"
+#include "attnmark/lesson/diagnosis.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
-#include "lesson/tolerance.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/tolerance.h"
 
 namespace attnmark {
 namespace {

@@ -1,12 +1,12 @@
-#include "lesson/fingerprint.h"
+#include "attnmark/lesson/fingerprint.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string_view>
 
 #include "base/text.h"
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
 
 namespace attnmark {
 namespace {

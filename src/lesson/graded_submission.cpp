@@ -1,4 +1,4 @@
-#include "lesson/graded_submission.h"
+#include "attnmark/lesson/graded_submission.h"
 
 namespace attnmark {
 

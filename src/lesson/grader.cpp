@@ -1,4 +1,4 @@
-#include "lesson/grader.h"
+#include "attnmark/lesson/grader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "base/text.h"
-#include "lesson/attention.h"
-#include "lesson/diagnosis.h"
-#include "lesson/number_reader.h"
-#include "lesson/numbers.h"
-#include "lesson/tolerance.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/diagnosis.h"
+#include "attnmark/lesson/number_reader.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/tolerance.h"
 
 namespace attnmark {
 namespace {

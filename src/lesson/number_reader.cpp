@@ -1,4 +1,4 @@
-#include "lesson/number_reader.h"
+#include "attnmark/lesson/number_reader.h"
 
 #include <algorithm>
 #include <charconv>

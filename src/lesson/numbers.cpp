@@ -1,4 +1,4 @@
-#include "lesson/numbers.h"
+#include "attnmark/lesson/numbers.h"
 
 #include <algorithm>
 #include <charconv>

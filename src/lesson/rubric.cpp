@@ -1,4 +1,4 @@
-#include "lesson/rubric.h"
+#include "attnmark/lesson/rubric.h"
 
 #include <algorithm>
 #include <charconv>

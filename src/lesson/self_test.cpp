@@ -1,16 +1,16 @@
-#include "lesson/self_test.h"
+#include "attnmark/lesson/self_test.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <functional>
 #include <set>
 
-#include "lesson/attention.h"
-#include "lesson/diagnosis.h"
-#include "lesson/grader.h"
-#include "lesson/numbers.h"
-#include "lesson/tolerance.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/diagnosis.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/tolerance.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 namespace {

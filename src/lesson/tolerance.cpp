@@ -1,13 +1,13 @@
-#include "lesson/tolerance.h"
+#include "attnmark/lesson/tolerance.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 namespace {

@@ -1,14 +1,14 @@
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
 
-#include "base/error.h"
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
-#include "lesson/pcg32.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/pcg32.h"
 
 namespace attnmark {
 namespace {

@@ -8,10 +8,10 @@
 #include <fmt/ranges.h>
 #include <system_error>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "marking/judge.h"
 #include "readers/answer_reader.h"
 

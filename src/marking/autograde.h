@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
 
 namespace attnmark {
 

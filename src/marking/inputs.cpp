@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"

@@ -29,7 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lesson/submission.h"
+#include "attnmark/lesson/submission.h"
 #include "readers/answer_reader.h"
 
 namespace attnmark {

@@ -4,9 +4,9 @@
 #include <fmt/ranges.h>
 #include <vector>
 
-#include "lesson/fingerprint.h"
-#include "lesson/grader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/fingerprint.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
-#include "lesson/submission.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/submission.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

@@ -8,12 +8,12 @@
 #include <unordered_map>
 #include <utility>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
-#include "lesson/fingerprint.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/fingerprint.h"
+#include "attnmark/lesson/variant.h"
 #include "marking/class_roster.h"
 #include "marking/inputs.h"
 #include "marking/judge.h"

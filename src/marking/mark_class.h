@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
 #include "marking/report_set.h"
 
 namespace attnmark {

@@ -6,7 +6,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/file_names.h"
 #include "base/text.h"
 #include "base/threads.h"

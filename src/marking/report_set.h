@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "base/files.h"
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
 #include "marking/class_roster.h"
 #include "marking/inputs.h"
 #include "marking/summary.h"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <iterator>
 
-#include "lesson/diagnosis.h"
+#include "attnmark/lesson/diagnosis.h"
 #include "base/text.h"
 #include "writers/report_words.h"
 

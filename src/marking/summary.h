@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
 #include "writers/class_report.h"
 #include "writers/theme.h"
 

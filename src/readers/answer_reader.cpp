@@ -10,11 +10,11 @@
 #include <tuple>
 #include <utility>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 #include "base/threads.h"
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/csv.h"
 #include "readers/yaml_tree.h"
 

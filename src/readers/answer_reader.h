@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/submission.h"
+#include "attnmark/lesson/submission.h"
 #include "readers/columns.h"
 #include "readers/csv.h"
 #include "readers/yaml_tree.h"

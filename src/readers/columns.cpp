@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 
 namespace attnmark {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 

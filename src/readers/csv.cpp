@@ -5,7 +5,7 @@
 #include <climits>
 #include <utility>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 

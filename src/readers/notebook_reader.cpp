@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/rubric.h"
 
 namespace attnmark {
 namespace {

@@ -42,7 +42,7 @@
 #include <string>
 #include <string_view>
 
-#include "lesson/submission.h"
+#include "attnmark/lesson/submission.h"
 #include "readers/answer_reader.h"
 
 namespace attnmark {

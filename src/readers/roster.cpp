@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 #include "readers/csv.h"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "readers/yaml_tree.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "lesson/rubric.h"
+#include "attnmark/lesson/rubric.h"
 
 namespace attnmark {
 

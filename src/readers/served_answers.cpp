@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/text.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/rubric.h"
 #include "readers/yaml_tree.h"
 
 namespace attnmark {

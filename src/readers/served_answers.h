@@ -22,7 +22,7 @@
 #include <string>
 #include <string_view>
 
-#include "lesson/submission.h"
+#include "attnmark/lesson/submission.h"
 #include "readers/answer_reader.h"
 
 namespace attnmark {

@@ -8,7 +8,7 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 
 namespace attnmark {

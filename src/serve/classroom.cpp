@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/file_names.h"
 #include "base/files.h"
 #include "base/text.h"

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
-#include "lesson/submission.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/submission.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/roster.h"
 #include "readers/served_answers.h"
 #include "serve/score_rule.h"

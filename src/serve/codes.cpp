@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 namespace {

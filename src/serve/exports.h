@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/graded_submission.h"
+#include "attnmark/lesson/graded_submission.h"
 #include "serve/classroom.h"
 #include "writers/theme.h"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/served_answers.h"
 #include "serve/score_rule.h"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 
 namespace attnmark {

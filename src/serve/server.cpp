@@ -9,7 +9,7 @@
 #include <mutex>
 #include <ostream>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 #include "readers/served_answers.h"
 #include "serve/codes.h"

@@ -1,6 +1,6 @@
 #include "serve/sessions.h"
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "serve/codes.h"
 
 namespace attnmark {

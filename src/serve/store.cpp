@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

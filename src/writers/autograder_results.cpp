@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/numbers.h"
 #include "writers/feedback.h"
 #include "writers/report_words.h"
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "lesson/graded_submission.h"
+#include "attnmark/lesson/graded_submission.h"
 #include "writers/theme.h"
 
 namespace attnmark {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "base/text.h"
-#include "lesson/cell_names.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/cell_names.h"
+#include "attnmark/lesson/numbers.h"
 #include "writers/html_page.h"
 #include "writers/markdown_writer.h"
 #include "writers/report_words.h"

@@ -11,8 +11,8 @@
 
 #include <string>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
 #include "writers/feedback_view.h"
 #include "writers/theme.h"
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "lesson/cell_names.h"
-#include "lesson/diagnosis.h"
+#include "attnmark/lesson/cell_names.h"
+#include "attnmark/lesson/diagnosis.h"
 
 namespace attnmark {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/grader.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/rubric.h"
 #include "writers/report_words.h"
 
 namespace attnmark {

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "lesson/numbers.h"
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/html_page.h"
 
 namespace attnmark {

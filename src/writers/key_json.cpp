@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
 
-#include "lesson/attention.h"
+#include "attnmark/lesson/attention.h"
 #include "writers/key_json.h"
 
 namespace attnmark {

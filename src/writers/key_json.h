@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/sheet_document.h"
 
 namespace attnmark {

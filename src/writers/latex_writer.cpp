@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "base/text.h"
-#include "lesson/numbers.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 namespace {

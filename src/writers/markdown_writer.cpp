@@ -4,7 +4,7 @@
 
 #include "base/text.h"
 
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/sheet_document.h"
 
 namespace attnmark {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "base/text.h"
-#include "lesson/attention.h"
-#include "lesson/grader.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/numbers.h"
 #include "writers/answer_template.h"
 #include "writers/markdown_writer.h"
 #include "writers/notebook_python.h"

@@ -34,8 +34,8 @@
 
 #include <string>
 
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/sheet_document.h"
 
 namespace attnmark {

@@ -1,7 +1,7 @@
 #include "writers/report_words.h"
 
 #include "base/text.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/numbers.h"
 
 namespace attnmark {
 

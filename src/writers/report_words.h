@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/grader.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/grader.h"
 
 namespace attnmark {
 

@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/graded_submission.h"
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/theme.h"
 
 namespace attnmark {

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
 
 namespace attnmark {
 namespace {

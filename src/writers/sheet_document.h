@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 namespace attnmark {
 namespace {

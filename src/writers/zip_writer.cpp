@@ -3,7 +3,7 @@
 #include <array>
 #include <limits>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/text.h"
 
 namespace attnmark {

@@ -17,10 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lesson/grader.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/numbers.h"
 #include "readers/rubric_loader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "base/files.h"
 #include "marking/summary.h"
 #include "writers/feedback.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/files.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/answer_template.h"
 #include "writers/html_writer.h"
 #include "writers/key_json.h"

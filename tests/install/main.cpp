@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <string>
 
-#include "base/error.h"
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
 
 int main() {
   using attnmark::Matrix;

@@ -1,3 +1,3 @@
 // Must not build: base is the lowest layer and sees no other.
-#include "base/error.h"
-#include "lesson/rubric.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/rubric.h"

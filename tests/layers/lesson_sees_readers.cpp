@@ -1,3 +1,3 @@
 // Must not build: lesson lies below readers.
-#include "lesson/rubric.h"
+#include "attnmark/lesson/rubric.h"
 #include "readers/csv.h"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/attention.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/numbers.h"
 
 using namespace attnmark;
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/cell_names.h"
+#include "attnmark/lesson/cell_names.h"
 
 using namespace attnmark;
 

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <functional>
 
-#include "lesson/attention.h"
-#include "lesson/diagnosis.h"
-#include "lesson/grader.h"
-#include "lesson/number_reader.h"
-#include "lesson/numbers.h"
-#include "lesson/tolerance.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/diagnosis.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/number_reader.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/tolerance.h"
 #include "readers/rubric_loader.h"
 
 using namespace attnmark;

@@ -3,10 +3,10 @@
 // whose numbers are the same for everyone, find no one.
 #include "support/test_support.h"
 
-#include "lesson/fingerprint.h"
-#include "lesson/grader.h"
-#include "lesson/self_test.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/fingerprint.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/self_test.h"
+#include "attnmark/lesson/variant.h"
 
 using namespace attnmark;
 

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "lesson/attention.h"
-#include "lesson/grader.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/numbers.h"
 #include "readers/answer_reader.h"
 #include "readers/rubric_loader.h"
 

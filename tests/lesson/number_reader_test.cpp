@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "lesson/number_reader.h"
-#include "lesson/pcg32.h"
+#include "attnmark/lesson/number_reader.h"
+#include "attnmark/lesson/pcg32.h"
 
 using attnmark::CellReading;
 using attnmark::Pcg32;

@@ -10,8 +10,8 @@
 #include <string>
 #include <fmt/format.h>
 
-#include "lesson/numbers.h"
-#include "lesson/pcg32.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/pcg32.h"
 
 using namespace attnmark;
 

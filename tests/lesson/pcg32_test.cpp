@@ -1,7 +1,7 @@
 // PCG32 (lesson/pcg32.h): the reference vector, and draws pinned for ever.
 #include "support/test_support.h"
 
-#include "lesson/pcg32.h"
+#include "attnmark/lesson/pcg32.h"
 
 using attnmark::Pcg32;
 

@@ -2,7 +2,7 @@
 // an answer counts as right, PrairieLearn's way.
 #include "support/test_support.h"
 
-#include "lesson/tolerance.h"
+#include "attnmark/lesson/tolerance.h"
 
 using namespace attnmark;
 

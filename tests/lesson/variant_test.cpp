@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "lesson/attention.h"
-#include "base/error.h"
-#include "lesson/numbers.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/numbers.h"
 #include "readers/rubric_loader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/answer_template.h"
 #include "writers/key_json.h"
 #include "writers/markdown_writer.h"

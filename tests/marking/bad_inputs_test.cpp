@@ -49,10 +49,10 @@
 #include <vector>
 
 #include "readers/answer_reader.h"
-#include "base/error.h"
-#include "lesson/grader.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/grader.h"
 #include "readers/rubric_loader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "marking/inputs.h"

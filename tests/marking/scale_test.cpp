@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "lesson/numbers.h"
+#include "attnmark/lesson/numbers.h"
 #include "readers/rubric_loader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "base/files.h"
 
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "readers/answer_reader.h"
-#include "base/error.h"
+#include "attnmark/base/error.h"
 
 using attnmark::Error;
 using attnmark::read_answer_file;

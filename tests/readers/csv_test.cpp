@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "readers/csv.h"
 
 using attnmark::CsvReader;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "lesson/grader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/answer_reader.h"
 #include "readers/notebook_reader.h"
 #include "writers/notebook_writer.h"

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.h"
-#include "lesson/rubric.h"
+#include "attnmark/base/error.h"
+#include "attnmark/lesson/rubric.h"
 #include "readers/rubric_loader.h"
 
 using namespace attnmark;

@@ -1,7 +1,7 @@
 // The YAML reader closes yaml-cpp 0.7's traps; each is tested on its exact input.
 #include "support/test_support.h"
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "readers/yaml_tree.h"
 
 using attnmark::Error;

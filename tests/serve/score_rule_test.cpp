@@ -2,7 +2,7 @@
 // the teacher's page follow.
 #include "serve/score_rule.h"
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "serve/classroom.h"
 #include "support/test_support.h"
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
-#include "lesson/self_test.h"
+#include "attnmark/lesson/self_test.h"
 #include "serve/server.h"
 #include "support/serve_support.h"
 

@@ -3,7 +3,7 @@
 
 #include <sqlite3.h>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include <atomic>
 #include <set>
 #include <thread>

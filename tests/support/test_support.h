@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "base/files.h"
-#include "lesson/attention.h"
-#include "lesson/graded_submission.h"
-#include "lesson/grader.h"
-#include "lesson/numbers.h"
-#include "lesson/self_test.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/graded_submission.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/numbers.h"
+#include "attnmark/lesson/self_test.h"
+#include "attnmark/lesson/variant.h"
 #include "readers/csv.h"
 #include "readers/rubric_loader.h"
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text.h"
-#include "lesson/diagnosis.h"
+#include "attnmark/lesson/diagnosis.h"
 #include "writers/feedback.h"
 #include "writers/html_page.h"
 #include "writers/report_words.h"

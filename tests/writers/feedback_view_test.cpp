@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/diagnosis.h"
+#include "attnmark/lesson/diagnosis.h"
 #include "writers/feedback_view.h"
 
 using namespace attnmark;

@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "readers/rubric_loader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/answer_template.h"
 #include "writers/html_writer.h"
 #include "writers/key_json.h"

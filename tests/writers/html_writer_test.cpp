@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/html_writer.h"
 #include "writers/sheet_document.h"
 

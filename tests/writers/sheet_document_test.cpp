@@ -2,7 +2,7 @@
 // of a variant have the same cells, blank on one and answered on the other.
 #include "support/test_support.h"
 
-#include "lesson/variant.h"
+#include "attnmark/lesson/variant.h"
 #include "writers/html_writer.h"
 #include "writers/sheet_document.h"
 

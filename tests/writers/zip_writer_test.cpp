@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "base/error.h"
+#include "attnmark/base/error.h"
 #include "base/files.h"
 #include "writers/zip_writer.h"
 

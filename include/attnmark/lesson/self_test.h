@@ -1,4 +1,4 @@
-// lesson/self_test.h: a rubric checked the way the grader's own tests check
+// attnmark/lesson/self_test.h: a rubric checked the way the grader's own tests check
 // the shipped ones, for teachers (`attnmark validate --self-test`): every
 // mistake the grader knows, made on many students' variants, must be named
 // by exactly its own code with the later steps credited in full, and the
@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "lesson/rubric.h"
-#include "lesson/submission.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/submission.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

@@ -1,4 +1,4 @@
-// lesson/graded_submission.h: what became of one submission: its status, why, and
+// attnmark/lesson/graded_submission.h: what became of one submission: its status, why, and
 // its marks. One gradebook row, one feedback file.
 //
 //   GradedSubmission g = judge(rubric, seed, submission, "");
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/grader.h"
+#include "attnmark/lesson/grader.h"
 
 namespace attnmark {
 

@@ -1,4 +1,4 @@
-// lesson/variant.h: one student's variant of a rubric, with exact answers.
+// attnmark/lesson/variant.h: one student's variant of a rubric, with exact answers.
 //
 // A variant is fixed by one 64-bit id, made from the seed and the student id
 // (variant_id). Every number is drawn with PCG32 and computed with
@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/matrix.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/matrix.h"
+#include "attnmark/lesson/rubric.h"
 
 namespace attnmark {
 

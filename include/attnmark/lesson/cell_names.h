@@ -1,4 +1,4 @@
-// lesson/cell_names.h: where an answer cell sits in its part, and its name for
+// attnmark/lesson/cell_names.h: where an answer cell sits in its part, and its name for
 // people in the lesson's table of the part: a row per query (per token for
 // keys and values), a column per key for scores and weights, else per
 // dimension. The grader labels cells with these; every report names them so.
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/rubric.h"
+#include "attnmark/lesson/rubric.h"
 
 namespace attnmark {
 

@@ -1,4 +1,4 @@
-// lesson/numbers.h: numbers as people read them.
+// attnmark/lesson/numbers.h: numbers as people read them.
 //
 //   format_fixed(0.6652, 3);   // "0.665"
 //   format_fixed(-0.0001, 2);  // "0.00", never "-0.00"

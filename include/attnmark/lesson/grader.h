@@ -1,4 +1,4 @@
-// lesson/grader.h: marks one submission against its variant, like a human marker.
+// attnmark/lesson/grader.h: marks one submission against its variant, like a human marker.
 //
 // Each cell is judged within the part's tolerance (tolerance.h). A part that
 // is wrong is checked again against the student's own earlier answers
@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/cell_names.h"
-#include "lesson/rubric.h"
-#include "lesson/submission.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/cell_names.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/submission.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

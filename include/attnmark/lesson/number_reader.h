@@ -1,4 +1,4 @@
-// lesson/number_reader.h: reads one answer cell the way students write numbers.
+// attnmark/lesson/number_reader.h: reads one answer cell the way students write numbers.
 //
 //   read_number("66.5 %")      -> value 0.665, decimals 3
 //   read_number("−1/4")        -> value -0.25, decimals -1 (a fraction)

@@ -1,4 +1,4 @@
-// lesson/submission.h: one student's submission as read, before marking.
+// attnmark/lesson/submission.h: one student's submission as read, before marking.
 //
 // Readers (readers/answer_reader.h) fill it from an answer file or a sheet row; the
 // grader (lesson/grader.h) marks it. Cells keep the text the student wrote, so

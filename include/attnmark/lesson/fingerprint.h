@@ -1,4 +1,4 @@
-// lesson/fingerprint.h: a variant's answers, and a student's, as one number,
+// attnmark/lesson/fingerprint.h: a variant's answers, and a student's, as one number,
 // to find answers copied from a classmate: right cell for cell, at the
 // precision asked, for another student's variant and wrong for one's own.
 //
@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "lesson/grader.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/grader.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 

@@ -1,4 +1,4 @@
-// lesson/matrix.h: the vectors and tables the lesson computes with.
+// attnmark/lesson/matrix.h: the vectors and tables the lesson computes with.
 //
 // A Matrix is a list of rows; a token's vector is one row. Sizes are small
 // (a few tokens, a few dimensions), so plain nested vectors are the clearest.

@@ -1,4 +1,4 @@
-// lesson/rubric.h: an exercise definition (a rubric) as plain structs.
+// attnmark/lesson/rubric.h: an exercise definition (a rubric) as plain structs.
 //
 // A rubric is a list of attention questions with their marking scheme. The
 // loader (rubric_loader.h) fills these from YAML; the generator (variant.h)
@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/matrix.h"
-#include "lesson/tolerance.h"
+#include "attnmark/lesson/matrix.h"
+#include "attnmark/lesson/tolerance.h"
 
 namespace attnmark {
 

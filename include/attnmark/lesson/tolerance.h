@@ -1,4 +1,4 @@
-// lesson/tolerance.h: when a student's number counts as right: the one home
+// attnmark/lesson/tolerance.h: when a student's number counts as right: the one home
 // of tolerances, their rules and the defaults a rubric need not state.
 //
 //   Tolerance t{Tolerance::Mode::decimals, 0, 0, 3};
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "lesson/matrix.h"
+#include "attnmark/lesson/matrix.h"
 
 namespace attnmark {
 

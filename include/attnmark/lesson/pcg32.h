@@ -1,4 +1,4 @@
-// lesson/pcg32.h: the PCG32 random generator (pcg32_random_r, O'Neill 2014).
+// attnmark/lesson/pcg32.h: the PCG32 random generator (pcg32_random_r, O'Neill 2014).
 //
 // Specified to the bit, so a seed gives the same numbers on every platform
 // for ever; <random>'s distributions give no such promise.

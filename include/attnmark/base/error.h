@@ -1,4 +1,4 @@
-// base/error.h: the one error type of attnmark.
+// attnmark/base/error.h: the one error type of attnmark.
 //
 // Every problem a user can fix (a bad rubric, a bad option, an unreadable
 // file) is thrown as attnmark::Error and reported once, by main().

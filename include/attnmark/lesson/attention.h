@@ -1,4 +1,4 @@
-// lesson/attention.h: the lesson's arithmetic, the same on every platform.
+// attnmark/lesson/attention.h: the lesson's arithmetic, the same on every platform.
 //
 // Every function uses only IEEE-754 +, −, ×, ÷ and sqrt in a fixed order
 // (the build sets -ffp-contract=off), so results are bit-identical across
@@ -13,8 +13,8 @@
 #include <limits>
 #include <vector>
 
-#include "lesson/matrix.h"
-#include "lesson/rubric.h"
+#include "attnmark/lesson/matrix.h"
+#include "attnmark/lesson/rubric.h"
 
 namespace attnmark {
 

@@ -1,4 +1,4 @@
-// lesson/diagnosis.h: the typical mistakes of the lesson, as numbers.
+// attnmark/lesson/diagnosis.h: the typical mistakes of the lesson, as numbers.
 //
 // Each mistake has a stable code (class reports count them), a kind
 // one-sentence explanation tied to the lesson's step, and a way to compute
@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "lesson/matrix.h"
-#include "lesson/number_reader.h"
-#include "lesson/rubric.h"
-#include "lesson/variant.h"
+#include "attnmark/lesson/matrix.h"
+#include "attnmark/lesson/number_reader.h"
+#include "attnmark/lesson/rubric.h"
+#include "attnmark/lesson/variant.h"
 
 namespace attnmark {
 
