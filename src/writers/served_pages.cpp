@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "attnmark/lesson/cell_names.h"
 #include "writers/feedback.h"
 #include "writers/html_page.h"
 #include "writers/html_writer.h"
@@ -39,24 +40,22 @@ std::map<std::string, std::string> marks_of(const SheetDocument& doc, const Grad
       if (qs.id == q.id) section = &qs;
     if (!section) continue;
     for (const PartResult& p : q.parts) {
-      // The part's columns: one more than the largest column of its cells on the sheet.
-      std::size_t columns = 0;
-      for (const PartSection& ps : section->parts) {
-        if (ps.part != p.part) continue;
-        for (const SheetBlock& b : ps.blocks) {
-          for (const auto& row : b.table.rows)
-            for (const SheetCell& c : row)
-              for (const SheetCell::Address& a : c.answers) columns = std::max(columns, a.column + 1);
-          for (const Span& span : b.text) columns = std::max<std::size_t>(columns, span.answer ? 1 : 0);
-        }
-      }
-      if (columns == 0) continue;
-      for (std::size_t i = 0; i < p.cells.size(); ++i) {
-        const CellResult& c = p.cells[i];
+      // Only a part the sheet asks for has inputs to stand beside.
+      bool on_sheet = false;
+      for (const PartSection& ps : section->parts)
+        if (ps.part == p.part)
+          for (const SheetBlock& b : ps.blocks) {
+            for (const auto& row : b.table.rows)
+              for (const SheetCell& c : row) on_sheet = on_sheet || !c.answers.empty();
+            for (const Span& span : b.text) on_sheet = on_sheet || span.answer;
+          }
+      if (!on_sheet) continue;
+      for (const CellResult& c : p.cells) {
         const VerdictLook& v = verdict_look(c.verdict);
         std::string mark = fmt::format("<span class=\"{}\" title=\"{}\">{}</span>", v.css, v.word, v.symbol);
         if (reveal) mark += " <span class=\"muted\">" + html_escape(c.expected) + "</span>";
-        marks[answer_field_name(q.id, part_name(p.part), i / columns, i % columns)] = mark;
+        const CellPosition at = answer_place(c.label);
+        marks[answer_field_name(q.id, part_name(p.part), at.row, at.column)] = mark;
       }
     }
   }
