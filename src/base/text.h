@@ -278,6 +278,17 @@ inline std::string encoding_problem(std::string_view text, std::string_view what
          std::to_string(line_of(text, bad)) + "); save the " + std::string(what) + " as UTF-8";
 }
 
+// Why `text` cannot be read as an input file of at most max_bytes, or ""
+// when it can: its encoding_problem first, then its size ("file is 9000001
+// bytes; the limit is 8000000", where `limit` names the limit: "the limit
+// for a sheet").
+inline std::string input_problem(std::string_view text, std::size_t max_bytes, std::string_view limit = "the limit") {
+  if (std::string problem = encoding_problem(text); !problem.empty()) return problem;
+  if (text.size() > max_bytes)
+    return "file is " + std::to_string(text.size()) + " bytes; " + std::string(limit) + " is " + std::to_string(max_bytes);
+  return {};
+}
+
 // A count as people read it, in groups of three digits: grouped(9990) == "9,990".
 inline std::string grouped(std::size_t n) {
   std::string digits = std::to_string(n), out;

@@ -666,10 +666,7 @@ bool all_blank(const CsvRecord& record) {
 }  // namespace
 
 std::string submission_bytes_problem(std::string_view text, const ReadLimits& limits) {
-  if (std::string problem = encoding_problem(text); !problem.empty()) return problem;
-  if (text.size() > limits.max_file_bytes)
-    return "file is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(limits.max_file_bytes);
-  return {};
+  return input_problem(text, limits.max_file_bytes);
 }
 
 YamlNode parse_json_tree(std::string_view text, const YamlLimits& limits) {
@@ -754,12 +751,8 @@ std::vector<std::size_t> record_splits(std::string_view text, std::size_t from, 
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
                          const std::function<void(int, const std::string&)>& on_student, unsigned jobs)
     : text_(text), file_(std::move(file)) {
-  if (std::string problem = encoding_problem(text); !problem.empty())
+  if (std::string problem = input_problem(text, limits.max_sheet_bytes, "the limit for a sheet"); !problem.empty())
     throw Error(file_, 0, 0, std::move(problem));
-  if (text.size() > limits.max_sheet_bytes)
-    throw Error(file_, 0, 0,
-                "file is " + std::to_string(text.size()) + " bytes; the limit for a sheet is " +
-                    std::to_string(limits.max_sheet_bytes));
   CsvRecord record;
   SheetInfo info;
   // First pass: the whole sheet must be well-formed CSV within the caps

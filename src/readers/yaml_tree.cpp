@@ -220,12 +220,8 @@ YamlNode parse_yaml(std::string_view original, const std::string& file, const Ya
   };
   // yaml-cpp would guess at UTF-16 and pass any bytes through; only UTF-8
   // text gets to it, so every message and value below is valid UTF-8.
-  if (std::string problem = encoding_problem(text); !problem.empty())
+  if (std::string problem = input_problem(text, limits.max_bytes); !problem.empty())
     throw Error(file, 0, 0, std::move(problem));
-  if (text.size() > limits.max_bytes)
-    throw Error(file, 0, 0,
-                "file is " + std::to_string(text.size()) + " bytes; the limit is " +
-                    std::to_string(limits.max_bytes));
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // columns do not count a BOM
   // yaml-cpp 0.7 takes a lone CR (old Mac line ends) for text, not a line
   // break: make it LF, byte for byte, so lines and columns stay the same.

@@ -94,3 +94,10 @@ TEST_CASE("RepeatedNotes keeps ten of a kind and sums up the rest in one note") 
   CHECK(grouped(1000) == "1,000");
   CHECK(grouped(1234567) == "1,234,567");
 }
+
+TEST_CASE("input_problem: the encoding first, then the size, in the words every reader uses") {
+  CHECK(attnmark::input_problem("abc", 3) == "");
+  CHECK(attnmark::input_problem("abcd", 3) == "file is 4 bytes; the limit is 3");
+  CHECK(attnmark::input_problem("abcd", 3, "the limit for a sheet") == "file is 4 bytes; the limit for a sheet is 3");
+  CHECK(attnmark::input_problem(std::string("a\0b\0", 4) + "ccccc", 3) == "binary file (contains NUL bytes)");
+}
