@@ -11,23 +11,6 @@
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// Every file of a report folder against tests/golden/<name>/, and the list of
-// its files against tests/golden/<name>.files.
-void check_folder_golden(const std::string& name, const fs::path& dir) {
-  std::string files;
-  for (const std::string& entry : listing(dir)) {
-    const std::string path = entry.substr(0, entry.rfind(' '));
-    if (!fs::is_regular_file(dir / path)) continue;
-    files += path + "\n";
-    check_golden(name + "/" + path, attnmark::read_file((dir / path).string(), 1 << 24));
-  }
-  check_golden(name + ".files", files);
-}
-
-}  // namespace
-
 TEST_CASE("the demo class marked from its folder matches the golden files, LMS exports included", "[golden]") {
   const fs::path out = scratch() / "golden-class-folder";
   fs::remove_all(out);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -96,6 +97,22 @@ inline void check_golden(const std::string& name, const std::string& actual) {
   }
   INFO("golden file " << path << " (ATTNMARK_UPDATE_GOLDEN=1 rewrites it)");
   CHECK(attnmark::read_file(path, 1 << 24) == actual);
+}
+
+// Every file of a report folder against tests/golden/<name>/, each as
+// `steady` makes it (to replace what differs from run to run by design), and
+// the list of its files against tests/golden/<name>.files.
+inline void check_folder_golden(const std::string& name, const std::filesystem::path& dir,
+                                const std::function<std::string(std::string)>& steady = nullptr) {
+  std::string files;
+  for (const std::string& entry : listing(dir)) {
+    const std::string path = entry.substr(0, entry.rfind(' '));
+    if (!std::filesystem::is_regular_file(dir / path)) continue;
+    files += path + "\n";
+    std::string text = attnmark::read_file((dir / path).string(), 1 << 24);
+    check_golden(name + "/" + path, steady ? steady(std::move(text)) : text);
+  }
+  check_golden(name + ".files", files);
 }
 
 // How many times `what` occurs in `text`, not overlapping.
