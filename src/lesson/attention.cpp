@@ -92,6 +92,13 @@ void softmax_into(const Vector& scores, Vector& out) {
   for (double& p : out) p /= total;
 }
 
+double softmax_shift(const Vector& scores) {
+  double top = masked_score;
+  for (double s : scores) top = std::max(top, s);
+  if (top == masked_score) return 0;
+  return top >= -4 && top <= 20 ? 0 : top;
+}
+
 void softmax_rows_into(const Matrix& scores, Matrix& out) {
   out.resize(scores.size());
   for (std::size_t r = 0; r < scores.size(); ++r) softmax_into(scores[r], out[r]);

@@ -17,6 +17,9 @@ const std::vector<Mistake> catalogue = {
     {"mask-ignored",
      "With a causal mask a token sees only itself and the tokens before it: later scores are masked and their "
      "weights are exactly 0."},
+    {"mask-after-softmax",
+     "Mask before softmax: a masked score is −∞, so its e^score is 0 and the other weights are divided by their "
+     "own total; setting a weight to 0 after softmax leaves a row that no longer adds up to 1."},
     {"missing-scale", "Divide every score by the scale before softmax, as real models do."},
     {"extra-scale", "Divide the scores by the scale once, and only when the question asks for a scale."},
     {"wrong-query", "Each score uses the query of the token that is asking; these numbers use another token's query."},
@@ -31,7 +34,7 @@ const std::vector<Mistake> catalogue = {
      "Softmax runs along each row (one query's scores), so each row of weights adds up to 1, not each column."},
     {"mixed-keys", "The output mixes the value vectors, not the keys: multiply each token's value by its weight."},
     {"rounded-early",
-     "Rounding too early (e^score or the weights to few decimals) changes the answer; keep more decimals until the "
+     "Rounding too early (e^score or the weights to too few decimals) changes the answer; keep more decimals until the "
      "last step."},
     {"weights-not-normalised", "The weights of each query must add up to 1; these do not."},
 };
@@ -170,6 +173,19 @@ std::vector<MistakenAnswer> weight_mistakes(const QuestionVariant& q, const Matr
       for (std::size_t r = 0; r < e.size(); ++r) columns[r][j] = e[r][j] / total;
     }
     out.push_back({"softmax-columns", columns});
+  }
+  if (q.spec->mask == Mask::causal) {
+    // Softmax over every score, masked keys scored too, then their weights set to 0.
+    const Matrix unmasked = attention_scores(q.queries, q.keys, q.scale, Mask::none, q.query_rows());
+    Matrix all = scores;
+    for (std::size_t r = 0; r < all.size(); ++r)
+      for (std::size_t j = 0; j < all[r].size(); ++j)
+        if (all[r][j] == masked_score) all[r][j] = unmasked[r][j];
+    Matrix after = softmax_rows(all);
+    for (std::size_t r = 0; r < after.size(); ++r)
+      for (std::size_t j = 0; j < after[r].size(); ++j)
+        if (q.scores[r][j] == masked_score) after[r][j] = 0;
+    out.push_back({"mask-after-softmax", std::move(after)});
   }
   out.push_back({"rounded-early", normalise_rows(powers(scores, 1))});
   out.push_back({"rounded-early", normalise_rows(powers(scores, 0))});

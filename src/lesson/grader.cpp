@@ -25,6 +25,8 @@ struct StudentRow {
   Vector numbers;
   bool complete = false;
   bool accepted = false;  // complete, and every cell right (within its tolerance)
+  bool any_right = false; // complete, and some cell right, or right to the decimals written (a masked
+                          // cell too: masking is part of the step)
   explicit operator bool() const { return complete; }
   const Vector& operator*() const { return numbers; }
   const Vector* operator->() const { return &numbers; }
@@ -76,16 +78,22 @@ class QuestionGrader {
     for (PartAnswers& a : answers_) a.ready = false;
     for (auto& rows : tolerances_)
       for (std::vector<Tolerance>& row : rows) row.clear();
+    for (std::vector<char>& rows : carried_rows_) rows.clear();
+    for (auto& c : candidates_) c.reset();
     QuestionResult result;
     result.id = spec_->id;
     result.tokens = q.tokens;
     result.query_rows = q.query_rows();
+    leading_hints_.clear();
     for (Part p : spec_->ask) {
+      last_leading_ = 0;
       PartResult part = p == Part::most_attended ? grade_words() : grade_numbers(p);
+      leading_hints_.push_back(last_leading_);
       result.score += part.score;
       result.max_score += part.max_score;
       result.parts.push_back(std::move(part));
     }
+    mark_went_off(result);
     return result;
   }
 
@@ -193,7 +201,7 @@ class QuestionGrader {
     out.differs = false;
     const Matrix& ref = truth(p);
     out.rows.resize(ref.size());
-    for (StudentRow& row : out.rows) row.complete = row.accepted = false;
+    for (StudentRow& row : out.rows) row.complete = row.accepted = row.any_right = false;
     if (asked(p)) {
       const Written& w = written(p);
       for (std::size_t r = 0; r < ref.size(); ++r) {
@@ -207,11 +215,14 @@ class QuestionGrader {
           else complete = false;
         }
         if (!complete) continue;
-        bool row_differs = false, coarse = false;
+        bool row_differs = false, coarse = false, any_right = false;
         for (std::size_t c = 0; c < row.size(); ++c) {
           const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
-          if (either_masked ? row[c] == ref[r][c] : within(tolerance_row(p, r)[c], row[c], ref[r][c])) continue;
-          if (!either_masked && right_but_coarse(p, w.read(r, c), ref[r][c])) coarse = true;
+          if (either_masked ? row[c] == ref[r][c] : within(tolerance_row(p, r)[c], row[c], ref[r][c])) {
+            any_right = true;
+            continue;
+          }
+          if (!either_masked && right_but_coarse(p, w.read(r, c), ref[r][c])) coarse = any_right = true;
           else row_differs = true;
         }
         // A row that is right but rounded too far is not carried from: the
@@ -222,6 +233,7 @@ class QuestionGrader {
         out.differs = out.differs || row_differs;
         out.rows[r].complete = true;
         out.rows[r].accepted = !row_differs;
+        out.rows[r].any_right = any_right;
       }
     }
     return out;
@@ -239,29 +251,211 @@ class QuestionGrader {
            !(p == Part::weights && read.decimals == 0);
   }
 
+  // ---- Follow-through (docs/marking.md, "Follow-through").
+
+  // True when the student's cell (r, c) of part p, as read, is `want` at the
+  // precision they wrote or within the cell's tolerance: how a mistake is
+  // matched against what the student wrote. A masked cell matches only a
+  // masked `want`.
+  bool reproduces(Part p, std::size_t r, std::size_t c, double want) {
+    const CellReading& read = written(p).read(r, c);
+    if (read.kind == CellReading::Kind::masked) return want == masked_score;
+    if (read.kind != CellReading::Kind::value || want == masked_score) return false;
+    const double slack =
+        std::max(half_width(cell_tol(p, r, c), want), read.decimals >= 0 ? 0.51 * decimal_unit(read.decimals) : 0.0);
+    return std::fabs(read.value - want) <= slack + tiny;
+  }
+
+  // The typical mistakes of part p: made on the right earlier steps, and,
+  // when the student wrote every row of their own scores and some differ, on
+  // theirs (a mistake made after a wrong earlier step). Worked out once.
+  const std::vector<MistakenAnswer>& candidates(Part p) {
+    std::optional<std::vector<MistakenAnswer>>& cached = candidates_[static_cast<std::size_t>(p)];
+    if (cached) return *cached;
+    std::vector<MistakenAnswer>& out = cached.emplace();
+    if (p != Part::query && p != Part::scores && p != Part::weights && p != Part::output) return out;
+    // Mistakes of an earlier step count here only when that step is not written down.
+    const Part before = p == Part::output ? Part::weights : Part::scores;
+    const bool upstream = (p == Part::weights || p == Part::output) && !answered(before);
+    out = mistaken_answers(*q_, p, q_->scores, q_->weights, upstream);
+    const StudentRows& ss = student_rows(Part::scores);
+    const StudentRows& sw = student_rows(Part::weights);
+    if ((p == Part::weights || p == Part::output) && (ss.differs || sw.differs)) {
+      Matrix scores = q_->scores, weights = q_->weights;
+      bool complete = true;
+      for (std::size_t r = 0; r < scores.size(); ++r) {
+        if (asked(Part::scores) && !ss.rows[r]) complete = false;
+        if (ss.rows[r]) scores[r] = *ss.rows[r];
+        if (sw.rows[r]) weights[r] = *sw.rows[r];
+      }
+      // A mistake that gives what the right method gives on the student's own
+      // rows names nothing (all-equal scores make every base's softmax equal).
+      const Matrix own_right = p == Part::weights ? softmax_rows(scores) : mix_values(weights, q_->values);
+      const auto same_as_own = [&](const Matrix& m) {
+        for (std::size_t r = 0; r < m.size(); ++r)
+          for (std::size_t c = 0; c < m[r].size(); ++c)
+            if (!(m[r][c] == own_right[r][c]) && !(std::fabs(m[r][c] - own_right[r][c]) <= 1e-9)) return false;
+        return true;
+      };
+      if (complete)
+        for (MistakenAnswer& m : mistaken_answers(*q_, p, scores, weights, upstream))
+          if (!same_as_own(m.numbers)) out.push_back(std::move(m));
+    }
+    return out;
+  }
+
+  // True when a typical mistake gives every cell of row r of part p.
+  bool explained(Part p, std::size_t r) {
+    for (const MistakenAnswer& m : candidates(p)) {
+      bool all = r < m.numbers.size();
+      for (std::size_t c = 0; all && c < m.numbers[r].size(); ++c) all = reproduces(p, r, c, m.numbers[r][c]);
+      if (all) return true;
+    }
+    return false;
+  }
+
+  // True when a row of weights, rounded to the decimals asked, makes the next
+  // step trivial: all equal (the output is the mean of the values), or one 1
+  // and the rest 0 (the output is one token's value). Masked keys aside.
+  bool trivial_weights(const Vector& weights, std::size_t r) const {
+    const int d = asked(Part::weights) ? spec_->decimals(Part::weights) : 3;
+    std::size_t open = 0, ones = 0, zeros = 0;
+    double first = 0;
+    bool equal = true;
+    for (std::size_t j = 0; j < weights.size(); ++j) {
+      if (q_->scores[r][j] == masked_score) continue;
+      const double w = round_to(weights[j], d);
+      if (open++ == 0) first = w;
+      equal = equal && w == first;
+      ones += w == 1;
+      zeros += w == 0;
+    }
+    return open > 1 && (equal || (ones == 1 && zeros + 1 == open));
+  }
+
+  // True when the student's row r of part p is, number for number, a row of
+  // something else they could copy: the question's given inputs (rows and
+  // columns), another part of theirs in this question, or the same part of
+  // another question.
+  bool copied(Part p, std::size_t r) {
+    const Vector& row = *student_rows(p).rows[r];
+    if (row.size() < 2) return false;
+    const auto same = [&](const auto& other) {
+      if (other.size() != row.size()) return false;
+      for (std::size_t c = 0; c < row.size(); ++c)
+        if (!(row[c] == other[c]) && !(std::fabs(row[c] - other[c]) <= tiny)) return false;
+      return true;
+    };
+    const auto in_matrix = [&](const Matrix& m) {
+      for (const Vector& other : m)
+        if (same(other)) return true;
+      Vector column;
+      for (std::size_t c = 0; !m.empty() && c < m[0].size(); ++c) {
+        column.clear();
+        for (const Vector& other : m) column.push_back(other[c]);
+        if (same(column)) return true;
+      }
+      return false;
+    };
+    if (in_matrix(q_->keys) || in_matrix(q_->values) || in_matrix(q_->queries)) return true;
+    if (spec_->projections && in_matrix(q_->embeddings)) return true;
+    for (Part other : spec_->ask) {
+      if (other == p || other == Part::most_attended) continue;
+      const StudentRows& rows = student_rows(other);
+      for (const StudentRow& o : rows.rows)
+        if (o && same(*o)) return true;
+    }
+    for (const auto& [question, parts] : s_->answers) {
+      if (question == spec_->id) continue;
+      const auto a = parts.find(part_name(p));
+      if (a == parts.end()) continue;
+      Vector other;
+      for (const std::vector<std::string>& cells : a->second.rows) {
+        other.clear();
+        for (const std::string& text : cells) {
+          const CellReading read = read_number(text, true);
+          if (read.kind == CellReading::Kind::value) other.push_back(read.value);
+          else if (read.kind == CellReading::Kind::masked) other.push_back(masked_score);
+          else break;
+        }
+        if (same(other)) return true;
+      }
+    }
+    return false;
+  }
+
+  // True when the student's row r of part p makes the step after it trivial
+  // or was copied, and is not right: no follow-through is carried from it.
+  bool degenerate(Part p, std::size_t r) {
+    const Vector& row = *student_rows(p).rows[r];
+    if (copied(p, r)) return true;
+    switch (p) {
+      case Part::scores: {
+        if (std::none_of(row.begin(), row.end(), [](double x) { return x != masked_score; })) return true;
+        Vector weights;
+        softmax_into(row, weights);
+        return trivial_weights(weights, r) && !trivial_weights(q_->weights[r], r);
+      }
+      case Part::weights: return trivial_weights(row, r) && !trivial_weights(q_->weights[r], r);
+      default: {
+        // A projected row of one number repeated (all 0, say) scores every key alike.
+        const Vector& right = truth(p)[r];
+        const auto all_equal = [](const Vector& v) { return std::all_of(v.begin(), v.end(), [&](double x) { return x == v[0]; }); };
+        return row.size() > 1 && all_equal(row) && !all_equal(right);
+      }
+    }
+  }
+
+  // True when the student's row r of part p is an honest attempt at its step,
+  // so later steps worked from it may earn follow-through: it is right; or it
+  // was itself carried whole; or a typical mistake gives it; or some cell of
+  // it is right and it neither makes the next step trivial nor was copied.
+  bool honest(Part p, std::size_t r) { return not_honest(p, r).empty(); }
+
+  // Why row r of part p is not an honest attempt, in words for the student;
+  // empty when it is one (or when it is not complete, so nothing is carried).
+  std::string_view not_honest(Part p, std::size_t r) {
+    const StudentRows& rows = student_rows(p);
+    if (r >= rows.rows.size() || !rows.rows[r]) return {};
+    const StudentRow& row = rows.rows[r];
+    // A row carried whole is the right method on an earlier honest row.
+    const std::vector<char>& carried_rows = carried_rows_[static_cast<std::size_t>(p)];
+    if (row.accepted || (r < carried_rows.size() && carried_rows[r]) || explained(p, r)) return {};
+    if (!row.any_right) return "none of its numbers is right and no typical mistake gives them";
+    if (degenerate(p, r)) return "its numbers make this step trivial or repeat numbers given elsewhere";
+    return {};
+  }
+
   // Carried reference rows: the right method applied to the student's own
-  // earlier answers, where those differ from the reference; with what each
-  // row was computed from, for its tolerance.
+  // earlier rows, where those differ from the reference and are honest
+  // attempts; with what each row was computed from, for its tolerance.
   struct Carried {
     std::vector<std::optional<Vector>> rows;  // per row of the reference; empty when nothing is carried
     std::vector<Vector> inputs;               // per row: the scores or weights it was computed from
     Matrix values;                            // output: the values it was mixed from
+    std::vector<std::string_view> refused;    // per row: why the earlier row carries nothing (not_honest), or ""
   };
   Carried carried(Part p) {
     Carried carried;
     carried.rows.resize(truth(p).size());
     carried.inputs.resize(truth(p).size());
+    carried.refused.resize(truth(p).size());
     std::vector<std::optional<Vector>>& out = carried.rows;
     switch (p) {
       case Part::scores: {
         if (!spec_->projections) break;
-        const StudentRows& sq = student_rows(q_->query_token ? Part::query : Part::queries);
+        const Part query_part = q_->query_token ? Part::query : Part::queries;
+        const StudentRows& sq = student_rows(query_part);
         const StudentRows& sk = student_rows(Part::keys);
         if (!sq.differs && !sk.differs) break;
         Matrix keys = q_->keys;
         for (std::size_t j = 0; j < keys.size(); ++j)
-          if (sk.rows[j]) keys[j] = *sk.rows[j];
+          if (sk.rows[j]) {
+            if (!honest(Part::keys, j)) return carried;  // every score uses every key
+            keys[j] = *sk.rows[j];
+          }
         for (std::size_t r = 0; r < out.size(); ++r) {
+          if (sq.rows[r] && !(carried.refused[r] = not_honest(query_part, r)).empty()) continue;
           const Vector query = sq.rows[r] ? *sq.rows[r] : q_->queries[r];
           out[r] = attention_scores({query}, keys, q_->scale, spec_->mask, {q_->query_rows()[r]})[0];
         }
@@ -272,8 +466,11 @@ class QuestionGrader {
         if (!ss.differs) break;
         for (std::size_t r = 0; r < out.size(); ++r)
           if (ss.rows[r] && std::any_of(ss.rows[r]->begin(), ss.rows[r]->end(), [](double x) { return x != masked_score; })) {
-            softmax_into(*ss.rows[r], out[r].emplace());
-            carried.inputs[r] = *ss.rows[r];
+            carried.refused[r] = not_honest(Part::scores, r);
+            if (carried.refused[r].empty()) {
+              softmax_into(*ss.rows[r], out[r].emplace());
+              carried.inputs[r] = *ss.rows[r];
+            }
           }
         break;
       }
@@ -283,8 +480,12 @@ class QuestionGrader {
         if (!sw.differs && !sv.differs) break;
         Matrix values = q_->values;
         for (std::size_t j = 0; j < values.size(); ++j)
-          if (sv.rows[j]) values[j] = *sv.rows[j];
+          if (sv.rows[j]) {
+            if (!honest(Part::values, j)) return carried;  // every output mixes every value
+            values[j] = *sv.rows[j];
+          }
         for (std::size_t r = 0; r < out.size(); ++r) {
+          if (sw.rows[r] && !(carried.refused[r] = not_honest(Part::weights, r)).empty()) continue;
           const Vector weights = sw.rows[r] ? *sw.rows[r] : q_->weights[r];
           out[r] = mix_values({weights}, values)[0];
           carried.inputs[r] = weights;
@@ -315,9 +516,24 @@ class QuestionGrader {
     std::size_t all_cells = 0;
     for (const Vector& row : ref) all_cells += row.size();
     result.cells.reserve(all_cells);
+    std::vector<char>& carried_rows = carried_rows_[static_cast<std::size_t>(p)];
+    carried_rows.assign(ref.size(), 0);
+    carry_from.refused.resize(ref.size());
+    std::string refused_note;  // why a row carries nothing, for the first such row
     for (std::size_t r = 0; r < ref.size(); ++r) {
       std::vector<Tolerance> carried_row;  // computed when first needed
       std::optional<AcceptedOutput> from_accepted;  // likewise (outputs)
+      const std::size_t row_start = result.cells.size();
+      // A row is carried only as a whole: every cell of it the right method
+      // applied to the student's own earlier row.
+      bool whole = carry[r].has_value(), all_right = true;
+      const auto matches_carried = [&](std::size_t c, const CellReading& read) {
+        const double want = (*carry[r])[c];
+        if (want == masked_score) return read.kind == CellReading::Kind::masked;
+        if (read.kind != CellReading::Kind::value) return false;
+        if (carried_row.empty()) carried_row = carried_tolerances(p, r, carry_from);
+        return within(carried_row[c], read.value, want);
+      };
       for (std::size_t c = 0; c < ref[r].size(); ++c) {
         ++cells;
         CellResult& cell = result.cells.emplace_back();  // filled in place
@@ -351,20 +567,32 @@ class QuestionGrader {
                 (p == Part::output && right_for_accepted_weights(r, c, read.value, from_accepted))) {
               cell.verdict = Verdict::correct;
               ++right;
-            } else if (carry[r] && (*carry[r])[c] != masked_score &&
-                       within((carried_row.empty() ? carried_row = carried_tolerances(p, r, carry_from) : carried_row)[c],
-                              read.value, (*carry[r])[c])) {
-              cell.verdict = Verdict::carried;
-              ++carried_cells;
             } else if (right_but_coarse(p, read, t)) {
               cell.verdict = Verdict::imprecise;
               cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
                                       read.decimals == 1 ? "" : "s", decimals);
             } else {
               cell.verdict = Verdict::wrong;
+              if (p == Part::weights && q_->scores[r][c] == masked_score)
+                cell.note = "this key is masked, so its weight is exactly 0";
             }
             break;
           }
+        }
+        all_right = all_right && cell.verdict == Verdict::correct;
+        whole = whole && matches_carried(c, read);
+      }
+      if (!carry[r] && !carry_from.refused[r].empty() && !all_right && refused_note.empty())
+        refused_note = fmt::format("No follow-through from your {} for {}: {}.", earlier_part_words(p),
+                                   row_name(q_->tokens, q_->query_rows(), p, r + 1), carry_from.refused[r]);
+      if (whole && !all_right) {
+        carried_rows[r] = 1;
+        for (std::size_t i = row_start; i < result.cells.size(); ++i) {
+          CellResult& cell = result.cells[i];
+          if (cell.verdict == Verdict::correct) continue;
+          cell.verdict = Verdict::carried;
+          cell.note.clear();
+          ++carried_cells;
         }
       }
     }
@@ -381,9 +609,15 @@ class QuestionGrader {
     score(result, marking, cells + stray, right, carried_cells);
     if (right < cells && result.answered > 0) diagnose(result, p);
     hints(result, p);
-    if (!count_note.empty()) result.hints.insert(result.hints.begin(), std::move(count_note));
-    if (const std::string_view note = answers_[static_cast<std::size_t>(p)].note; !note.empty())
+    if (!refused_note.empty()) result.hints.push_back(std::move(refused_note));
+    if (!count_note.empty()) {
+      result.hints.insert(result.hints.begin(), std::move(count_note));
+      ++last_leading_;
+    }
+    if (const std::string_view note = answers_[static_cast<std::size_t>(p)].note; !note.empty()) {
       result.hints.insert(result.hints.begin(), std::string(note));
+      ++last_leading_;
+    }
     return result;
   }
 
@@ -478,36 +712,22 @@ class QuestionGrader {
   // and explains them better than the right method.
   void diagnose(PartResult& result, Part p) {
     if (p != Part::query && p != Part::scores && p != Part::weights && p != Part::output) return;
-    // Mistakes of an earlier step count here only when that step is not written down.
-    const Part before = p == Part::output ? Part::weights : Part::scores;
-    const bool upstream = (p == Part::weights || p == Part::output) && !answered(before);
-    std::size_t readable = 0, credited = 0;
+    std::size_t readable = 0, credited = 0, coarse = 0;
     for (const CellResult& cell : result.cells) {
       if (cell.value || cell.masked) ++readable;
       if (cell.verdict == Verdict::correct || cell.verdict == Verdict::carried) ++credited;
+      if (cell.verdict == Verdict::imprecise) ++coarse;
     }
     if (readable == 0) return;
-    if (readable <= credited) return;  // no mistake can explain more than the right method
-    std::vector<MistakenAnswer> candidates = mistaken_answers(*q_, p, q_->scores, q_->weights, upstream);
-    const StudentRows& ss = student_rows(Part::scores);
-    const StudentRows& sw = student_rows(Part::weights);
-    if ((p == Part::weights || p == Part::output) && (ss.differs || sw.differs)) {
-      Matrix scores = q_->scores, weights = q_->weights;
-      bool complete = true;
-      for (std::size_t r = 0; r < scores.size(); ++r) {
-        if (asked(Part::scores) && !ss.rows[r]) complete = false;
-        if (ss.rows[r]) scores[r] = *ss.rows[r];
-        if (sw.rows[r]) weights[r] = *sw.rows[r];
-      }
-      if (complete)
-        for (MistakenAnswer& m : mistaken_answers(*q_, p, scores, weights, upstream)) candidates.push_back(std::move(m));
-    }
-    const Written& w = written(p);
+    // No mistake can explain more than the right method; nor is one named for
+    // numbers the right answer gives at the decimals the student wrote
+    // (right but coarse: the hint asks for more decimals).
+    if (readable <= credited + coarse) return;
     // Matching mistakes; those that give every cell to the decimals asked
     // (not only to the fewer decimals the student wrote) are kept apart: when
     // there are such, they alone name what the student did.
     std::vector<std::string> codes, exact_codes;
-    for (const MistakenAnswer& m : candidates) {
+    for (const MistakenAnswer& m : candidates(p)) {
       if (std::find(exact_codes.begin(), exact_codes.end(), m.code) != exact_codes.end()) continue;
       // Every readable cell must match: within tolerance, or the precision
       // written. A cell that is right to the decimals written (imprecise) is
@@ -519,12 +739,9 @@ class QuestionGrader {
         for (std::size_t c = 0; c < m.numbers[r].size() && all; ++c, ++i) {
           const CellResult& cell = result.cells[i];
           const double want = m.numbers[r][c];
-          if (cell.masked) {
-            all = want == masked_score;
-          } else if (cell.value) {
-            const int d = w.read(r, c).decimals;
-            const double slack = std::max(half_width(cell_tol(p, r, c), want), d >= 0 ? 0.51 * decimal_unit(d) : 0.0);
-            all = want != masked_score && std::fabs(*cell.value - want) <= slack + tiny;
+          if (!cell.value && !cell.masked) continue;
+          all = reproduces(p, r, c, want);
+          if (cell.value) {
             const bool cell_exact = std::fabs(*cell.value - want) <= half_width(cell_tol(p, r, c), want) + tiny;
             exact = exact && cell_exact;
             if (cell.verdict == Verdict::imprecise) all = all && cell_exact;
@@ -543,7 +760,7 @@ class QuestionGrader {
           cell.verdict = Verdict::wrong;
           cell.note.clear();
         }
-    result.diagnoses = diagnoses(*q_, p, codes, w.readings);
+    result.diagnoses = diagnoses(*q_, p, codes, written(p).readings);
   }
 
   void hints(PartResult& result, Part p) {
@@ -559,10 +776,62 @@ class QuestionGrader {
             fmt::format("{} · {}: {}", part_label(p), cell_name(q_->tokens, q_->query_rows(), p, cell.label), cell.note));
       wrong = wrong || cell.verdict == Verdict::wrong;
     }
-    if (result.follow_through)
-      result.hints.push_back(std::string("correct method, carried from your ") +
-                             (p == Part::weights ? "scores" : p == Part::output ? "weights" : p == Part::scores ? "query and keys" : "weights"));
+    if (result.follow_through) result.hints.push_back("correct method, carried from your " + earlier_part_words(p));
     if (wrong && result.diagnoses.empty()) result.hints.emplace_back(method_hint(p));
+  }
+
+  // What a part is worked from, for "carried from your ...".
+  static std::string earlier_part_words(Part p) {
+    return p == Part::weights ? "scores" : p == Part::output ? "weights" : p == Part::scores ? "query and keys" : "weights";
+  }
+
+  // What the right method is at a step, to say where the student left it.
+  std::string method_words(Part p) const {
+    switch (p) {
+      case Part::query:
+      case Part::queries: return "the embedding times W_Q";
+      case Part::keys: return "the embedding times W_K";
+      case Part::values: return "the embedding times W_V";
+      case Part::scores:
+        return q_->scale == 1 ? "the query times the key"
+                             : fmt::format("the query times the key, divided by {}", format_exact(q_->scale));
+      case Part::weights: return "e to the power of the score, divided by the total of e to the power of every score";
+      case Part::output: return "the weights times the values, added up";
+      case Part::most_attended: return "the token with the largest weight";
+    }
+    return {};
+  }
+
+  // Finds the first wrong cell of the question, step by step, and tells every
+  // part from that step on that lost marks to it (a wrong or carried cell):
+  // its first hint after the notes on reading and counting.
+  void mark_went_off(QuestionResult& result) {
+    for (std::size_t pi = 0; pi < result.parts.size(); ++pi) {
+      const PartResult& part = result.parts[pi];
+      const auto wrong = std::find_if(part.cells.begin(), part.cells.end(),
+                                      [](const CellResult& c) { return c.verdict == Verdict::wrong; });
+      if (wrong == part.cells.end()) continue;
+      const WentOff off{part.part, wrong->label, wrong->given};
+      const std::string name = cell_name(q_->tokens, q_->query_rows(), part.part, wrong->label);
+      const std::string where = name.empty() ? part_label(part.part) : fmt::format("{} · {}", part_label(part.part), name);
+      const std::string given(trim(wrong->given));
+      const std::string sentence =
+          wrong->note.empty()
+              ? fmt::format("Your working first goes wrong at {}: you wrote {}, which is not {}.", where, given,
+                            method_words(part.part))
+              : fmt::format("Your working first goes wrong at {}: you wrote {}; {}.", where, given, wrong->note);
+      for (std::size_t k = pi; k < result.parts.size(); ++k) {
+        PartResult& later = result.parts[k];
+        if (std::none_of(later.cells.begin(), later.cells.end(), [](const CellResult& c) {
+              return c.verdict == Verdict::wrong || c.verdict == Verdict::carried;
+            }))
+          continue;
+        later.went_off = off;
+        // After what the student wrote is said to be read otherwise or miscounted.
+        later.hints.insert(later.hints.begin() + static_cast<std::ptrdiff_t>(leading_hints_[k]), sentence);
+      }
+      return;
+    }
   }
 
   std::string method_hint(Part p) {
@@ -610,27 +879,33 @@ class QuestionGrader {
       const bool one_list = !a || a->rows.size() <= 1;
       cell.given = cell_text(a, one_list ? 0 : r, one_list ? r : 0);
       cell.expected = q_->tokens[q_->most_attended[r]];
-      const std::string word = lower(trim(cell.given));
+      const TokenReading reading = read_token(cell.given, q_->tokens);
       if (a && !a->unreadable.empty()) {
         ++result.answered;
         cell.verdict = Verdict::unreadable;
         cell.note = a->unreadable;
-      } else if (word.empty() || word == "~" || word == "?" || word == "-") {
+      } else if (reading.kind == TokenReading::Kind::unanswered) {
         cell.verdict = Verdict::unanswered;
-      } else {
+      } else if (reading.kind == TokenReading::Kind::unreadable) {
         ++result.answered;
-        auto is = [&](std::size_t t) { return lower(trim(q_->tokens[t])) == word; };
-        const bool known = std::any_of(q_->tokens.begin(), q_->tokens.end(), [&](const std::string& t) { return lower(trim(t)) == word; });
+        cell.verdict = Verdict::unreadable;
+        cell.note = reading.problem;
+      } else if (reading.kind == TokenReading::Kind::token) {
+        ++result.answered;
+        auto is = [&](std::size_t t) { return lower(trim(q_->tokens[t])) == reading.word; };
         if (is(q_->most_attended[r])) {
           cell.verdict = Verdict::correct;
           ++right;
-        } else if (sw.rows.size() > r && sw.rows[r] && names_top_token(*sw.rows[r], is)) {
+        } else if (sw.rows.size() > r && sw.rows[r] && honest(Part::weights, r) && names_top_token(*sw.rows[r], is)) {
           cell.verdict = Verdict::carried;
           ++carried_cells;
         } else {
           cell.verdict = Verdict::wrong;
-          if (!known) cell.note = fmt::format("'{}' is not one of the tokens", cell.given);
         }
+      } else if (reading.kind == TokenReading::Kind::not_a_token) {
+        ++result.answered;
+        cell.verdict = Verdict::wrong;
+        cell.note = reading.problem;
       }
       result.cells.push_back(std::move(cell));
     }
@@ -652,6 +927,10 @@ class QuestionGrader {
   std::array<std::vector<std::vector<Tolerance>>, parts> tolerances_;  // an empty row: not yet computed
   std::array<StudentRows, parts> student_rows_;
   std::array<PartAnswers, parts> answers_;
+  std::array<std::vector<char>, parts> carried_rows_;
+  std::vector<std::size_t> leading_hints_;  // per part marked: how many hints come before went_off's
+  std::size_t last_leading_ = 0;            // the part being marked's  // per row: carried whole (set once the part is graded)
+  std::array<std::optional<std::vector<MistakenAnswer>>, parts> candidates_;  // candidates(p)
 };
 
 }  // namespace

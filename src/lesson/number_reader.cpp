@@ -351,4 +351,143 @@ CellReading read_number(std::string_view raw, bool masked_allowed) {
   return reading;
 }
 
+namespace {
+
+constexpr std::size_t max_token_answer_bytes = 120;
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ascii_lower(c);
+  return out;
+}
+
+// A byte that can be part of a word: ASCII letters and digits, and every
+// byte of a non-ASCII character (tokens may be in any script).
+bool is_word_byte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 0x80 || (c >= '0' && c <= '9') || (ascii_lower(c) >= 'a' && ascii_lower(c) <= 'z');
+}
+
+// s without the quotes, brackets and punctuation students put around a word.
+std::string_view strip_around(std::string_view s) {
+  using namespace std::literals;
+  static constexpr std::string_view marks[] = {
+      "'"sv, "\""sv, "`"sv, "("sv, ")"sv, "["sv, "]"sv, "."sv, ","sv, ";"sv, ":"sv, "!"sv, "?"sv, "*"sv,
+      "\xE2\x80\x98"sv, "\xE2\x80\x99"sv, "\xE2\x80\x9C"sv, "\xE2\x80\x9D"sv, "\xC2\xAB"sv, "\xC2\xBB"sv};
+  for (bool changed = true; changed;) {
+    changed = false;
+    s = trim_spaces(s);
+    for (std::string_view m : marks) {
+      if (s.size() >= m.size() && s.substr(0, m.size()) == m) s.remove_prefix(m.size()), changed = true;
+      if (s.size() >= m.size() && s.substr(s.size() - m.size()) == m) s.remove_suffix(m.size()), changed = true;
+    }
+  }
+  return s;
+}
+
+bool has_word_byte(std::string_view s) {
+  for (char c : s)
+    if (is_word_byte(c)) return true;
+  return false;
+}
+
+// True when `word` occurs in `text` as a whole word. Both in lower case.
+bool has_whole_word(std::string_view text, std::string_view word) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !is_word_byte(text[at - 1]) || !is_word_byte(word.front());
+    const std::size_t end = at + word.size();
+    const bool ends = end == text.size() || !is_word_byte(text[end]) || !is_word_byte(word.back());
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// "2", "#2", "no. 2", "token 2", "2nd": a position, not a word.
+bool looks_like_position(std::string_view s) {
+  std::string t = lower_ascii(trim_spaces(s));
+  for (std::string_view before : {"token", "position", "number", "no.", "no", "#"})
+    if (t.rfind(before, 0) == 0) {
+      t.erase(0, before.size());
+      t = std::string(trim_spaces(t));
+    }
+  std::size_t i = 0;
+  while (i < t.size() && is_digit(t[i])) ++i;
+  if (i == 0) return false;
+  const std::string_view after = std::string_view(t).substr(i);
+  return after.empty() || after == "st" || after == "nd" || after == "rd" || after == "th";
+}
+
+std::string token_list(const std::vector<std::string>& tokens) {
+  std::vector<std::string> words;
+  for (const std::string& t : tokens) {
+    const std::string w(trim_spaces(t));
+    bool seen = false;
+    for (const std::string& o : words) seen = seen || o == w;
+    if (!seen) words.push_back(w);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  return out;
+}
+
+// The text in single quotes, cut as quoted() cuts it, its characters as
+// written: a most-attended answer is shown back as the student wrote it, and
+// every report escapes control characters its own way.
+std::string quoted_as_written(std::string_view s) {
+  if (count_code_points(s) <= max_quoted_chars) return "'" + std::string(s) + "'";
+  std::size_t i = 0;
+  for (std::size_t chars = 0; i < s.size() && chars < max_quoted_chars - 1; ++chars) {
+    ++i;
+    while (i < s.size() && is_continuation_byte(s[i])) ++i;
+  }
+  return "'" + std::string(s.substr(0, i)) + std::string(ellipsis) + "'";
+}
+
+TokenReading token_problem(std::string problem) {
+  TokenReading out;
+  out.kind = TokenReading::Kind::unreadable;
+  out.problem = std::move(problem);
+  return out;
+}
+
+}  // namespace
+
+TokenReading read_token(std::string_view raw, const std::vector<std::string>& tokens) {
+  if (raw.find('\0') != std::string_view::npos) return token_problem("answer contains a NUL byte");
+  if (first_invalid_utf8(raw) != std::string_view::npos) return token_problem("answer is not valid UTF-8 text");
+  const std::string_view text = trim_spaces(raw);
+  if (text.size() > max_token_answer_bytes)
+    return token_problem("answer is too long (" + std::to_string(count_code_points(text)) + " characters)");
+  if (text.empty() || is_unanswered_spelling(text)) return {};
+  const auto found = [&](std::string_view word) {
+    TokenReading out;
+    out.kind = TokenReading::Kind::token;
+    out.word = std::string(word);
+    return out;
+  };
+  std::vector<std::string> words;  // each token's word, lower case
+  for (const std::string& t : tokens) words.push_back(lower_ascii(trim_spaces(t)));
+  // The word itself, then without what surrounds it.
+  const std::string whole = lower_ascii(text);
+  for (const std::string& w : words)
+    if (w == whole) return found(w);
+  const std::string bare = lower_ascii(strip_around(text));
+  for (const std::string& w : words)
+    if (!w.empty() && w == bare) return found(w);
+  // Among other words: exactly one token named.
+  std::vector<std::string_view> named;
+  for (const std::string& w : words)
+    if (!w.empty() && has_word_byte(w) && has_whole_word(whole, w) &&
+        std::find(named.begin(), named.end(), std::string_view(w)) == named.end())
+      named.push_back(w);
+  if (named.size() == 1) return found(named[0]);
+  const std::string write = "write the word of one token (" + token_list(tokens) + ")";
+  if (named.size() > 1) return token_problem(quoted_as_written(raw) + " names more than one token; " + write);
+  if (looks_like_position(bare)) return token_problem(quoted_as_written(raw) + " looks like a position; " + write);
+  TokenReading none = token_problem(quoted_as_written(raw) + " is not one of the tokens; " + write);
+  none.kind = TokenReading::Kind::not_a_token;
+  return none;
+}
+
 }  // namespace attnmark

@@ -1,6 +1,7 @@
 #include "attnmark/lesson/self_test.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <functional>
 #include <set>
@@ -46,7 +47,11 @@ bool alike(const QuestionVariant& q, Part part, const Matrix& a, const Matrix& b
   for (std::size_t r = 0; r < a.size(); ++r)
     for (std::size_t c = 0; c < a[r].size(); ++c) {
       const bool masked = a[r][c] == masked_score || b[r][c] == masked_score;
-      if (masked ? a[r][c] != b[r][c] : !within(cell_tolerance(q, part, r, c), a[r][c], b[r][c])) return false;
+      // The window's wider side, both ways: a weight's window leans to the
+      // lesson's side of the exact weight, which says nothing of two mistakes.
+      if (masked ? a[r][c] != b[r][c]
+                 : !(std::fabs(a[r][c] - b[r][c]) <= half_width(cell_tolerance(q, part, r, c), b[r][c])))
+        return false;
     }
   return true;
 }

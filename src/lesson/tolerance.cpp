@@ -17,13 +17,18 @@ constexpr double tiny = rounding_slack;
 Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, atol, 0, 0}; }
 
 // The weights a student gets working as the lesson does: scores rounded as
-// asked, e^score to 2 decimals, divided by their total.
+// asked, e^score to 2 decimals (after the worksheet's softmax_shift, so
+// never inf), divided by their total.
 // REQUIRES: scores.size() <= max_tokens.
 std::array<double, max_tokens> lesson_weights(const Vector& scores, int score_decimals) {
   std::array<double, max_tokens> powers{};
+  Vector rounded(scores.size());
+  for (std::size_t j = 0; j < scores.size(); ++j)
+    rounded[j] = scores[j] == masked_score ? masked_score : round_to(scores[j], score_decimals);
+  const double shift = softmax_shift(rounded);
   double total = 0;
   for (std::size_t j = 0; j < scores.size(); ++j) {
-    powers[j] = scores[j] == masked_score ? 0.0 : round_to(portable_exp(round_to(scores[j], score_decimals)), 2);
+    powers[j] = rounded[j] == masked_score ? 0.0 : round_to(portable_exp(rounded[j] - shift), 2);
     total += powers[j];
   }
   for (std::size_t j = 0; j < scores.size(); ++j) powers[j] = total == 0 ? 0.0 : powers[j] / total;
@@ -38,6 +43,7 @@ double half_width(const Tolerance& t, double truth) {
   switch (t.mode) {
     case Tolerance::Mode::absolute:
     case Tolerance::Mode::relative: return t.atol + t.rtol * std::fabs(truth);
+    case Tolerance::Mode::interval: return std::max(t.below, t.above);
     case Tolerance::Mode::decimals: return window(t.digits);
     case Tolerance::Mode::sigfigs: {
       const int n = truth == 0 ? t.digits - 1
@@ -49,6 +55,7 @@ double half_width(const Tolerance& t, double truth) {
 }
 
 bool within(const Tolerance& t, double given, double truth) {
+  if (t.mode == Tolerance::Mode::interval) return given >= truth - t.below && given <= truth + t.above;
   const double h = half_width(t, truth);
   if (t.mode == Tolerance::Mode::decimals || t.mode == Tolerance::Mode::sigfigs)
     return given > truth - h && given < truth + h;  // strict, as PrairieLearn
@@ -56,20 +63,35 @@ bool within(const Tolerance& t, double given, double truth) {
 }
 
 std::string describe(const Tolerance& t, double truth) {
+  // Two significant figures are enough to tell a student how close to be.
+  const auto shown = [](double h) {
+    const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(h))));
+    return format_fixed(h, std::min(decimals, 12));
+  };
   const double h = half_width(t, truth);
   if (h == 0) return "exactly";
-  // Two significant figures are enough to tell a student how close to be.
-  const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(h))));
-  return "within ±" + format_fixed(h, std::min(decimals, 12));
+  if (t.mode == Tolerance::Mode::interval && t.below != t.above)
+    return "from " + (t.below == 0 ? std::string("0") : "−" + shown(t.below)) + " to +" +
+           (t.above == 0 ? std::string("0") : shown(t.above));
+  return "within ±" + shown(h);
 }
 
 void weight_tolerances(const QuestionVariant& q, const Vector& scores, const Vector& exact,
                        std::vector<Tolerance>& out) {
   const int dw = q.spec->decimals(Part::weights);
   const std::array<double, max_tokens> lesson = lesson_weights(scores, q.spec->decimals(Part::scores));
+  const double unit = decimal_unit(dw);
   out.clear();
-  for (std::size_t j = 0; j < scores.size(); ++j)
-    out.push_back(absolute(std::max(0.51 * decimal_unit(dw), std::fabs(lesson[j] - exact[j]) + 0.5 * decimal_unit(dw)) + tiny));
+  for (std::size_t j = 0; j < scores.size(); ++j) {
+    Tolerance t{Tolerance::Mode::interval, 0, 0, 0, 0, 0};
+    if (scores[j] != masked_score) {
+      // From the exact weight, 0.51 of a unit either way; towards the lesson's
+      // weight, as far as it and half a unit beyond (the student rounds it as asked).
+      t.below = std::max(0.51 * unit, exact[j] - lesson[j] + 0.5 * unit) + tiny;
+      t.above = std::max(0.51 * unit, lesson[j] - exact[j] + 0.5 * unit) + tiny;
+    }
+    out.push_back(t);
+  }
 }
 
 void output_tolerances(const QuestionVariant& q, const Vector& weights, const Matrix& values,

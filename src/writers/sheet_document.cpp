@@ -1,5 +1,6 @@
 #include "writers/sheet_document.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "attnmark/lesson/attention.h"
@@ -241,19 +242,36 @@ class QuestionBuilder {
     add_table(std::move(t));
   }
 
+  // e^score as the worked table writes it: after softmax_shift, so a row
+  // with a score of 800 shows e^(score − 800), never inf or a 300-digit number.
+  double power(std::size_t row, std::size_t j) const {
+    return portable_exp(q_.scores[row][j] - softmax_shift(q_.scores[row]));
+  }
   std::string power_text(std::size_t row, std::size_t j) const {
-    return masked(row, j) ? "0" : format_fixed(portable_exp(q_.scores[row][j]), 2);
+    return masked(row, j) ? "0" : format_fixed(power(row, j), 2);
   }
   double power_total(std::size_t row) const {
     double total = 0;
     for (std::size_t j = 0; j < q_.tokens.size(); ++j)
-      if (!masked(row, j)) total += portable_exp(q_.scores[row][j]);
+      if (!masked(row, j)) total += power(row, j);
     return total;
+  }
+  // True when some row's table subtracts its largest score (softmax_shift).
+  bool shifted() const {
+    return std::any_of(q_.scores.begin(), q_.scores.end(), [](const Vector& row) { return softmax_shift(row) != 0; });
+  }
+  const char* power_header() const { return shifted() ? "e^(score − largest)" : "e^score"; }
+  void shift_paragraph() {
+    if (shifted())
+      add_paragraph({plain("These scores are too large (or too small) for e^score to be written out: subtract the row's "
+                           "largest score from each score first. e^(score − largest) gives the same weights, as the "
+                           "stable softmax of real models does.")});
   }
 
   void weights_one(int decimals) {
     add_paragraph({plain("Softmax: take e to the power of each score, then divide each one by the total.")});
-    SheetTable t{{"Token", "Score", "e^score", "Weight"}, {}};
+    shift_paragraph();
+    SheetTable t{{"Token", "Score", power_header(), "Weight"}, {}};
     for (std::size_t j = 0; j < q_.tokens.size(); ++j)
       t.rows.push_back({given_cell(q_.tokens[j]), fill(score_text(0, j)), fill(power_text(0, j)),
                         marked(format_fixed(q_.weights[0][j], decimals), 0, j)});
@@ -263,8 +281,9 @@ class QuestionBuilder {
 
   void weights_all(int decimals) {
     add_paragraph({plain("Softmax along each row: e to the power of each score, divided by the row's total. Each row adds up to 1.")});
+    shift_paragraph();
     if (key_) {
-      SheetTable e{{"e^score"}, {}};
+      SheetTable e{{power_header()}, {}};
       for (const std::string& w : q_.tokens) e.header.push_back(w);
       e.header.push_back("Total");
       for (std::size_t r = 0; r < q_.tokens.size(); ++r) {

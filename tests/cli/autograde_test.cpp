@@ -89,10 +89,16 @@ TEST_CASE("autograde gradescope: score, the check table without answers, and a t
                           {"score", 0.67},
                           {"max_score", 2.0},
                           {"status", "failed"},
-                          {"output", "✗ ✗ ✓\nhint: Softmax takes e to the power of each score before dividing by the "
+                          {"output", "✗ ✗ ✓\n"
+                                     "hint: Your working first goes wrong at weights · cat: you wrote 1/3, which is not e to the power of the score, "
+                                     "divided by the total of e to the power of every score.\n"
+                                     "hint: Softmax takes e to the power of each score before dividing by the "
                                      "total; dividing the scores themselves skips that step.\n"}}));
   CHECK(tests[2]["status"] == "passed");
-  CHECK(tests[2]["output"] == "✓* ✓*\nhint: correct method, carried from your weights\n");
+  CHECK(tests[2]["output"] ==
+        "✓* ✓*\nhint: Your working first goes wrong at weights · cat: you wrote 1/3, which is not e to the power of "
+        "the score, divided by the total of e to the power of every score.\nhint: correct method, carried from your "
+        "weights\n");
   CHECK(tests[3]["output"] == "cat: ✓ ✓ ✓\non: ✓ ✓ ✓\ndog: ✓ ✓ ✓\n");
 }
 
@@ -107,7 +113,7 @@ TEST_CASE("autograde gradescope: the student id from the metadata, and a file th
   REQUIRE(gradescope(root).status == 0);
   json j = results(root);
   CHECK(j["extra_data"]["status"] == "wrong-variant");
-  CHECK(j["score"] == 6.5);
+  CHECK(j["score"] == 2.67);
   CHECK(j["output"].get<std::string>().rfind(
             "Your file says student 's01', but Gradescope says 's27' handed it in; marked as 's27'.\n\n", 0) == 0);
   // The same id in other capitals, the file made for it: marked as the file's id.
@@ -196,7 +202,9 @@ TEST_CASE("autograde prairielearn: gradable, score from 0 to 1, tests with point
   CHECK(j["tests"][1] == json({{"name", "q1 weights"},
                                {"points", 0.67},
                                {"max_points", 2.0},
-                               {"message", "✗ ✗ ✓\nhint: Softmax takes e to the power of each score before dividing "
+                               {"message", "✗ ✗ ✓\nhint: Your working first goes wrong at weights · cat: you wrote 1/3, "
+                                           "which is not e to the power of the score, divided by the total of e to the "
+                                           "power of every score.\nhint: Softmax takes e to the power of each score before dividing "
                                            "by the total; dividing the scores themselves skips that step.\n"}}));
   CHECK(j.dump().size() < 1'000'000);
   // Unreadable: not gradable (no attempt used), with the reason.

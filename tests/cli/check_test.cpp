@@ -185,8 +185,9 @@ TEST_CASE("check reads a notebook as it reads an answer file, and finds its rubr
   const Run r = run_cli("check '" + path.string() + "'");
   CHECK(r.status == 1);
   CHECK(r.out.starts_with("attnmark check: lesson · student s001 · variant 2a1549ca301b20b2\n"));
-  CHECK(r.out.find("  weights           0 / 2   ✗ ✗ ✗\n      hint: Attention takes a share of every token's value") !=
-        std::string::npos);
+  CHECK(r.out.find("  weights           0 / 2   ✗ ✗ ✗\n      hint: Your working first goes wrong at weights · bus: you "
+                   "wrote 1, which is not e to the power of the score, divided by the total of e to the power of every "
+                   "score.\n      hint: Attention takes a share of every token's value") != std::string::npos);
   // Not a notebook: exit 2 with the reason.
   attnmark::write_file(path.string(), "{\"nbformat\": 4, \"cells\": []}");
   const Run bad = run_cli("check rubrics/lesson.yaml '" + path.string() + "'");

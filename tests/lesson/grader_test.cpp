@@ -178,7 +178,9 @@ TEST_CASE("most attended: word, any case, carried from the student's weights") {
   const Marked marked = grade(v, s);
   const PartResult& p = part_of(marked, 2, Part::most_attended);
   CHECK(p.score == 0);
-  CHECK(p.cells[0].note == "'cat' is not one of the tokens");
+  CHECK(p.cells[0].verdict == Verdict::wrong);
+  CHECK(p.cells[0].note == "'cat' is not one of the tokens; write the word of one token (bus, is or late)");
+  // 0.2 is 0.212 to the decimal written: an attempt, so its top token is carried.
   s.answers["q3"]["weights"].rows = {{"0.6", "0.2", "0.2"}};
   s.answers["q3"]["most_attended"].rows = {{"bus"}};
   CHECK(part_of(grade(v, s), 2, Part::most_attended).follow_through);
@@ -286,9 +288,17 @@ TEST_CASE("when the student's own weights tie for the top, any tied token is the
   for (std::size_t first = 0; first < 3; ++first)
     for (std::size_t second = first + 1; second < 3; ++second)
       for (std::size_t pick : {first, second}) {
+        // An honest slip: the two tokens' scores 3 (one of them wrong), the
+        // third right; the weights are the softmax of those, tied at the top.
         Submission s;
-        std::vector<std::string> row(3, "0.000");
-        row[first] = row[second] = "0.500";
+        Vector scores = q.scores[0];
+        scores[first] = scores[second] = 3;
+        Vector weights;
+        softmax_into(scores, weights);
+        std::vector<std::string> score_row, row;
+        for (double x : scores) score_row.push_back(format_exact(x));
+        for (double x : weights) row.push_back(format_fixed(x, 3));
+        s.answers[q.spec->id]["scores"].rows = {score_row};
         s.answers[q.spec->id]["weights"].rows = {row};
         s.answers[q.spec->id]["most_attended"].rows = {{q.tokens[pick]}};
         const Marked m = grade(v, s);
@@ -412,13 +422,16 @@ TEST_CASE("precision is never inverted: coarse weights earn no more downstream t
   const QuestionResult precise = q1("0.665", "0.090", "0.245");
   const QuestionResult coarse = q1("0.67", "0.09", "0.24");
   CHECK(precise.score >= coarse.score);
-  // The output, 7.9 and 2.1 for 7.876 and 2.124, is what rounding the
-  // weights early gives (0.67 × 10 + 0.24 × 5), after either: no marks, and
-  // the same mistake named.
+  // The output, 7.9 and 2.1 for 7.876 and 2.124, is the right output to 1
+  // decimal (rounding the weights early gives it too, but only at the
+  // student's 1 decimal): too few decimals after either, no marks, no mistake named.
   CHECK(precise.parts[2].score == 0);
   CHECK(coarse.parts[2].score == 0);
-  CHECK(precise.parts[2].diagnoses == std::vector<std::string>{"rounded-early"});
-  CHECK(coarse.parts[2].diagnoses == std::vector<std::string>{"rounded-early"});
+  CHECK(precise.parts[2].diagnoses.empty());
+  CHECK(coarse.parts[2].diagnoses.empty());
+  CHECK(precise.parts[2].cells[0].verdict == Verdict::imprecise);
+  CHECK(coarse.parts[2].cells[1].verdict == Verdict::imprecise);
+  CHECK(precise.parts[2].cells[0].note == "'7.9' is right to 1 decimal place; give 2");
   // Weights that are wrong (not merely rounded) are still carried from.
   const QuestionResult carried = q1("0.5", "0.2", "0.3");
   CHECK(carried.parts[1].score == 0);

@@ -70,7 +70,7 @@ const std::vector<Expected> common = {
     {"s12", "graded", "14.33"},  // q1 mask-ignored
     {"s13", "graded", "13"},     // q1 mixed-keys
     {"s14", "graded", "13.67"},  // q1 rounded-early (e^score to 1 decimal)
-    {"s15", "graded", "13.67"},  // q1 weights-not-normalised
+    {"s15", "graded", "13.67"},  // q1 mask-after-softmax
     {"s16", "graded", "13.67"},  // q2 transposed-scores
     {"s17", "graded", "12.33"},  // q2 softmax-columns (JSON)
     {"s18", "graded", "14.56"},  // q2 wrong-query
@@ -88,7 +88,7 @@ std::vector<Expected> folder_expected() {
                         {"", "unreadable", ""},             // s25.yaml: UTF-16
                         // (s26-2026-03-02.yaml, replaced by the later upload, is in the summary, not a row)
                         {"s26", "graded", "15"},            // s26-2026-03-05.yaml
-                        {"s27", "wrong-variant", "6.5"},    // s01's file with the id changed
+                        {"s27", "wrong-variant", "2.67"},   // s01's file with the id changed
                         {"s28", "wrong-rubric", ""},        // the lesson's answer file
                         {"", "unknown-student", "15"},      // unnamed.yaml: s29's right answers, id deleted
                     });
@@ -158,7 +158,7 @@ const std::map<std::string, std::map<std::string, PartExpected>> parts_expected 
      {{"q1.scores", {4.0 / 3, false, {"mask-ignored"}}}, {"q1.weights", {2, true, {}}}, {"q1.output", {2, true, {}}}}},
     {"s13", {{"q1.output", {0, false, {"mixed-keys"}}}}},
     {"s14", {{"q1.weights", {2.0 / 3, false, {"rounded-early"}}}, {"q1.output", {2, true, {}}}}},
-    {"s15", {{"q1.weights", {2.0 / 3, false, {"weights-not-normalised"}}}, {"q1.output", {2, true, {}}}}},
+    {"s15", {{"q1.weights", {2.0 / 3, false, {"mask-after-softmax"}}}, {"q1.output", {2, true, {}}}}},
     {"s16",
      {{"q2.scores", {2.0 / 3, false, {"transposed-scores"}}},
       {"q2.weights", {3, true, {}}},
@@ -184,16 +184,17 @@ const std::map<std::string, std::map<std::string, PartExpected>> parts_expected 
       {"q2.output", {0, false, {}}},
       {"q2.most_attended", {0, false, {}}}}},
     {"s26", {}},  // the later of s26's two: feedback/s26.* is always the counted one
-    // s01's answers against s27's numbers: only what follows from s01's own
-    // earlier answers (and the masked score, and one coincidence) earns marks.
+    // s01's answers against s27's numbers: the masked score, and q1's weights
+    // worked from the scores it sits in, earn marks; rows with no cell right
+    // carry nothing.
     {"s27",
      {{"q1.scores", {2.0 / 3, false, {}}},
       {"q1.weights", {2, true, {}}},
       {"q1.output", {0, false, {}}},
       {"q2.scores", {0, false, {}}},
-      {"q2.weights", {3, true, {}}},
-      {"q2.output", {0.5, true, {}}},
-      {"q2.most_attended", {1.0 / 3, true, {}}}}},
+      {"q2.weights", {0, false, {}}},
+      {"q2.output", {0, false, {}}},
+      {"q2.most_attended", {0, false, {}}}}},
 };
 
 const std::map<std::string, double> max_marks = {{"q1.scores", 2}, {"q1.weights", 2}, {"q1.output", 2},
@@ -322,7 +323,7 @@ void check_summary(const fs::path& out) {
   const std::string summary = slurp(out / "summary.md");
   for (const char* code : {"hard-attention", "mask-ignored", "missing-scale", "extra-scale", "wrong-query",
                            "transposed-scores", "no-exp", "no-normalise", "wrong-exp-base", "softmax-columns",
-                           "mixed-keys", "rounded-early", "weights-not-normalised"}) {
+                           "mixed-keys", "rounded-early", "mask-after-softmax"}) {
     INFO(code);
     CHECK(summary.find(std::string("| `") + code + "` | 1 | ") != std::string::npos);
   }

@@ -38,6 +38,14 @@ Matrix attention_scores(const Matrix& queries, const Matrix& keys, double scale,
 // Masked scores give weight 0. REQUIRES: each row has a finite score.
 Matrix softmax_rows(const Matrix& scores);
 
+// What the lesson's worked softmax subtracts from every score of a row
+// before taking e^score: 0 when the row's largest score is from −4 to 20,
+// where e^score to 2 decimals is a number a student writes by hand; else
+// the largest score itself (the stable softmax: the weights are the same,
+// and e^800 never has to be written). Masked scores are skipped.
+//   softmax_shift({2, 0, 1}) == 0;  softmax_shift({710, 709, 0}) == 710
+double softmax_shift(const Vector& scores);
+
 // Weighted mix: row r is Σ_j weights[r][j] · values[j].
 Matrix mix_values(const Matrix& weights, const Matrix& values);
 

@@ -1,10 +1,12 @@
 // attnmark/lesson/grader.h: marks one submission against its variant, like a human marker.
 //
-// Each cell is judged within the part's tolerance (tolerance.h). A part that
-// is wrong is checked again against the student's own earlier answers
-// (follow-through: weights against softmax of their scores, output against
-// their weights times the values), and against the typical mistakes of the
-// lesson (diagnosis.h).
+// Each cell is judged within the part's tolerance (tolerance.h). A row that
+// is wrong is checked again, as a whole, against the right method applied to
+// the student's own earlier row (follow-through: weights against softmax of
+// their scores, output against their weights times the values), when that
+// earlier row is an honest attempt; a part still wrong is checked against
+// the typical mistakes of the lesson (diagnosis.h). The rules in words are
+// docs/marking.md's.
 //
 //   Variant v = make_variant(rubric, seed, "s001");
 //   Marked m = grade(v, submission);
@@ -46,6 +48,15 @@ struct CellResult {
   std::string expected;         // the reference, rounded as asked ("0.665", "masked", "bus")
 };
 
+// Where the student's working first left the right path: the first wrong
+// cell of the question, in the order of the steps (the parts as asked, row
+// by row), for a part that lost marks to it.
+struct WentOff {
+  Part part = Part::scores;
+  std::string label;  // the cell's label, as CellResult::label
+  std::string given;  // what the student wrote there
+};
+
 // One part of a question, marked.
 struct PartResult {
   Part part = Part::scores;
@@ -54,8 +65,9 @@ struct PartResult {
   bool follow_through = false;          // marks came from the student's own earlier answers
   std::vector<std::string> diagnoses;   // mistake codes (diagnosis.h), best explanation first
   std::vector<CellResult> cells;
-  std::vector<std::string> hints;       // short sentences for the student
+  std::vector<std::string> hints;       // short sentences for the student; went_off's first
   std::size_t answered = 0;             // cells with something written
+  std::optional<WentOff> went_off;      // set when the part has a wrong or carried cell
 };
 
 // One question, marked.

@@ -51,6 +51,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attnmark {
 
@@ -73,5 +74,30 @@ struct CellReading {
 // masked_allowed: the cell is a masked (causal) score, so the masked
 // spellings are accepted.
 CellReading read_number(std::string_view text, bool masked_allowed = false);
+
+// What a most-attended answer names once read.
+struct TokenReading {
+  enum class Kind {
+    token,
+    unanswered,
+    not_a_token,  // a word, or words, naming no token: a wrong answer
+    unreadable,
+  };
+  Kind kind = Kind::unanswered;
+  std::string word;     // when token: the token as the rubric writes it, trimmed and in lower case
+  std::string problem;  // otherwise: a sentence quoting the text that says to write the token's word
+};
+
+// The token `text` names, the way students write one: the word in any case
+// ("IS"), in quotes or brackets ("'is'", "(is)"), with trailing punctuation
+// ("is."), or with other words that name no other token ("is (0.576)",
+// "token is"). Unanswered as read_number's unanswered spellings. Unreadable:
+// a position number ("2", "#2", "token 2"), text naming two tokens ("bus or
+// is"), and what read_number refuses (NUL, invalid UTF-8, over 120 bytes).
+// Text naming no token ("cat") is not_a_token. A token is found as a whole
+// word: "this" does not name "is".
+//   read_token("Is.", {"bus", "is", "late"}).word == "is"
+//   read_token("2", {"bus", "is", "late"}).kind == TokenReading::Kind::unreadable
+TokenReading read_token(std::string_view text, const std::vector<std::string>& tokens);
 
 }  // namespace attnmark

@@ -10,6 +10,8 @@
 //   absolute, relative: |given − true| ≤ atol + rtol·|true|
 //   decimals n:  true − 0.51·10⁻ⁿ < given < true + 0.51·10⁻ⁿ
 //   sigfigs n:   the same window with 10^(⌊log10|true|⌋ − n + 1); for true = 0, 10^(1 − n)
+//   interval:    true − below ≤ given ≤ true + above (a default weight's window,
+//                wider only on the side of the lesson's own rounding)
 #pragma once
 
 #include <cmath>
@@ -31,11 +33,13 @@ struct Tolerance {
     relative,  // the same formula, named by its main term
     sigfigs,   // true rounded to `digits` significant figures, window ±0.51 unit
     decimals,  // true rounded to `digits` decimal places, window ±0.51 unit
+    interval,  // true − below ≤ given ≤ true + above
   };
   Mode mode = Mode::absolute;
   double atol = 0;
   double rtol = 0;
   int digits = 0;
+  double below = 0, above = 0;  // interval only; both ≥ 0
 };
 
 // Slack for the binary rounding of decimal answers: 0.1 is not a double.
@@ -52,7 +56,8 @@ inline double decimal_unit(int decimals) {
 // True when `given` is close enough to `truth`. REQUIRES: both finite.
 bool within(const Tolerance& tolerance, double given, double truth);
 
-// The largest distance from `truth` that `within` accepts (the window's half-width).
+// The largest distance from `truth` that `within` accepts (the window's
+// half-width; for an interval, its wider side).
 double half_width(const Tolerance& tolerance, double truth);
 
 // A short description for feedback: "exactly", "within ±0.0275".
@@ -60,9 +65,12 @@ std::string describe(const Tolerance& tolerance, double truth);
 
 // ---- Defaults: a rubric's part without a `tolerance:` is marked with these.
 
-// Default tolerances of a row of weights: the asked window, widened by what
-// the lesson's own rounding moves each weight (scores rounded as asked,
-// e^score to 2 decimals, divided by their total).
+// Default tolerances of a row of weights: the asked window (±0.51 of the
+// last decimal asked), widened only towards the weight the lesson's own
+// rounding gives (scores rounded as asked, e^score to 2 decimals after
+// softmax_shift, divided by their total) and half a unit past it. A mirror
+// value on the far side of the exact weight is never accepted. The weight of
+// a masked key is exactly 0.
 // REQUIRES: exact is softmax of scores (the variant's weights, or carried ones).
 void weight_tolerances(const QuestionVariant& q, const Vector& scores, const Vector& exact,
                        std::vector<Tolerance>& out);
