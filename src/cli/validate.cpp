@@ -47,6 +47,16 @@ bool report_self_test(const std::string& path, const SelfTest& t, std::uint64_t 
     if (t.unfair_spellings.size() > listed) out << fmt::format("    ... and {} more\n", t.unfair_spellings.size() - listed);
     problems += t.unfair_spellings.size();
   }
+  if (t.unfair_rules.empty()) {
+    out << fmt::format("  follow-through and most attended, {} cases: honest slips carry in full, equal scores carry "
+                       "nothing, the most attended token in quotes or with its weight gets full marks\n",
+                       t.rule_cases);
+  } else {
+    out << fmt::format("  rules broken ({} of {} cases):\n", t.unfair_rules.size(), t.rule_cases);
+    for (std::size_t i = 0; i < t.unfair_rules.size() && i < listed; ++i) out << "    unfair: " << t.unfair_rules[i] << "\n";
+    if (t.unfair_rules.size() > listed) out << fmt::format("    ... and {} more\n", t.unfair_rules.size() - listed);
+    problems += t.unfair_rules.size();
+  }
   out << (problems == 0 ? fmt::format("{}: fair: every mistake is named exactly and right answers get full marks\n", path)
                         : fmt::format("{}: {} case{} would be marked unfairly\n", path, problems, problems == 1 ? "" : "s"));
   return problems == 0;

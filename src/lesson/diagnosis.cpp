@@ -218,6 +218,8 @@ bool some_row_not_adding_up(const QuestionVariant& q, const std::vector<CellRead
 
 const std::vector<Mistake>& mistakes() { return catalogue; }
 
+bool row_by_row(std::string_view code) { return code != "softmax-columns" && code != "transposed-scores"; }
+
 std::string_view explain(std::string_view code) {
   for (const Mistake& m : catalogue)
     if (m.code == code) return m.explanation;

@@ -27,6 +27,7 @@ struct StudentRow {
   bool accepted = false;  // complete, and every cell right (within its tolerance)
   bool any_right = false; // complete, and some cell right, or right to the decimals written (a masked
                           // cell too: masking is part of the step)
+  std::size_t wrong = 0;  // cells neither right nor right to the decimals written
   explicit operator bool() const { return complete; }
   const Vector& operator*() const { return numbers; }
   const Vector* operator->() const { return &numbers; }
@@ -63,6 +64,14 @@ std::string_view cell_text(const PartAnswer* a, std::size_t r, std::size_t c) {
 bool counts_as_answered(const CellReading& reading, std::string_view text) {
   if (reading.kind == CellReading::Kind::unreadable) return true;
   return reading.kind != CellReading::Kind::unanswered && !is_blank(text);
+}
+
+// True when two rows are the same numbers (to rounding noise).
+bool same_row(const Vector& a, const Vector& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t c = 0; c < a.size(); ++c)
+    if (!(a[c] == b[c]) && !(std::fabs(a[c] - b[c]) <= 1e-9)) return false;
+  return true;
 }
 
 // Marks one question after another; its working storage is kept from one
@@ -216,6 +225,7 @@ class QuestionGrader {
         }
         if (!complete) continue;
         bool row_differs = false, coarse = false, any_right = false;
+        std::size_t wrong = 0;
         for (std::size_t c = 0; c < row.size(); ++c) {
           const bool either_masked = row[c] == masked_score || ref[r][c] == masked_score;
           if (either_masked ? row[c] == ref[r][c] : within(tolerance_row(p, r)[c], row[c], ref[r][c])) {
@@ -223,7 +233,7 @@ class QuestionGrader {
             continue;
           }
           if (!either_masked && right_but_coarse(p, w.read(r, c), ref[r][c])) coarse = any_right = true;
-          else row_differs = true;
+          else row_differs = true, ++wrong;
         }
         // A row that is right but rounded too far is not carried from: the
         // parts after it are judged against the right answer, so coarse
@@ -234,6 +244,7 @@ class QuestionGrader {
         out.rows[r].complete = true;
         out.rows[r].accepted = !row_differs;
         out.rows[r].any_right = any_right;
+        out.rows[r].wrong = wrong;
       }
     }
     return out;
@@ -273,6 +284,7 @@ class QuestionGrader {
     std::optional<std::vector<MistakenAnswer>>& cached = candidates_[static_cast<std::size_t>(p)];
     if (cached) return *cached;
     std::vector<MistakenAnswer>& out = cached.emplace();
+    own_from_[static_cast<std::size_t>(p)] = static_cast<std::size_t>(-1);
     if (p != Part::query && p != Part::scores && p != Part::weights && p != Part::output) return out;
     // Mistakes of an earlier step count here only when that step is not written down.
     const Part before = p == Part::output ? Part::weights : Part::scores;
@@ -290,13 +302,15 @@ class QuestionGrader {
       }
       // A mistake that gives what the right method gives on the student's own
       // rows names nothing (all-equal scores make every base's softmax equal).
-      const Matrix own_right = p == Part::weights ? softmax_rows(scores) : mix_values(weights, q_->values);
+      // (Row by row: explained() skips a row that is the right method's.)
+      Matrix& own_right = own_right_[static_cast<std::size_t>(p)];
+      own_right = p == Part::weights ? softmax_rows(scores) : mix_values(weights, q_->values);
       const auto same_as_own = [&](const Matrix& m) {
         for (std::size_t r = 0; r < m.size(); ++r)
-          for (std::size_t c = 0; c < m[r].size(); ++c)
-            if (!(m[r][c] == own_right[r][c]) && !(std::fabs(m[r][c] - own_right[r][c]) <= 1e-9)) return false;
+          if (!same_row(m[r], own_right[r])) return false;
         return true;
       };
+      own_from_[static_cast<std::size_t>(p)] = out.size();
       if (complete)
         for (MistakenAnswer& m : mistaken_answers(*q_, p, scores, weights, upstream))
           if (!same_as_own(m.numbers)) out.push_back(std::move(m));
@@ -304,11 +318,31 @@ class QuestionGrader {
     return out;
   }
 
-  // True when a typical mistake gives every cell of row r of part p.
+  // True when a typical mistake gives every cell of row r of part p, rounded
+  // to the decimals asked (not only at a coarser precision the student
+  // wrote: 1, 1, 1 is not 0.71, 1.41, 0.71 when 2 decimals are asked).
   bool explained(Part p, std::size_t r) {
-    for (const MistakenAnswer& m : candidates(p)) {
-      bool all = r < m.numbers.size();
-      for (std::size_t c = 0; all && c < m.numbers[r].size(); ++c) all = reproduces(p, r, c, m.numbers[r][c]);
+    const Written& w = written(p);
+    const std::vector<MistakenAnswer>& made = candidates(p);
+    const std::size_t own_from = own_from_[static_cast<std::size_t>(p)];
+    for (std::size_t k = 0; k < made.size(); ++k) {
+      const MistakenAnswer& m = made[k];
+      if (r >= m.numbers.size()) continue;
+      // A row a mistake on the student's own rows gives, that the right method gives too, is not the mistake's.
+      if (k >= own_from && same_row(m.numbers[r], own_right_[static_cast<std::size_t>(p)][r])) continue;
+      // A mistake that mixes the rows explains a row only with all the others.
+      const bool whole = !row_by_row(m.code);
+      bool all = true;
+      for (std::size_t row = whole ? 0 : r; all && row < (whole ? m.numbers.size() : r + 1); ++row)
+      for (std::size_t c = 0; all && c < m.numbers[row].size(); ++c) {
+        const double want = m.numbers[row][c];
+        const double asked_slack = std::max(half_width(cell_tol(p, row, c), want), 0.51 * decimal_unit(spec_->decimals(p)));
+        const CellReading& read = w.read(row, c);
+        all = read.kind == CellReading::Kind::masked
+                  ? want == masked_score
+                  : read.kind == CellReading::Kind::value && want != masked_score &&
+                        std::fabs(read.value - want) <= asked_slack + tiny;
+      }
       if (all) return true;
     }
     return false;
@@ -384,11 +418,13 @@ class QuestionGrader {
     return false;
   }
 
-  // True when the student's row r of part p makes the step after it trivial
-  // or was copied, and is not right: no follow-through is carried from it.
+  // True when the student's row r of part p makes the step after it trivial,
+  // or was copied with more than one cell wrong: no follow-through is
+  // carried from it.
   bool degenerate(Part p, std::size_t r) {
     const Vector& row = *student_rows(p).rows[r];
-    if (copied(p, r)) return true;
+    // One wrong cell is a slip, whatever else its row happens to equal.
+    if (student_rows(p).rows[r].wrong > 1 && copied(p, r)) return true;
     switch (p) {
       case Part::scores: {
         if (std::none_of(row.begin(), row.end(), [](double x) { return x != masked_score; })) return true;
@@ -931,6 +967,8 @@ class QuestionGrader {
   std::vector<std::size_t> leading_hints_;  // per part marked: how many hints come before went_off's
   std::size_t last_leading_ = 0;            // the part being marked's  // per row: carried whole (set once the part is graded)
   std::array<std::optional<std::vector<MistakenAnswer>>, parts> candidates_;  // candidates(p)
+  std::array<std::size_t, parts> own_from_{};  // candidates_[p] from here on are made on the student's own rows
+  std::array<Matrix, parts> own_right_;        // the right method on the student's own rows, for those
 };
 
 }  // namespace

@@ -92,6 +92,136 @@ void respell(Submission& s, const Spelling& spell) {
             if (cell != "masked") cell = spell(part, cell);
 }
 
+// True when a row of weights, rounded to `decimals`, is all equal or one-hot
+// over its unmasked keys: the later step is then trivial.
+bool trivial(const Vector& weights, const Vector& scores, int decimals) {
+  std::size_t open = 0, ones = 0, zeros = 0;
+  double first = 0;
+  bool equal = true;
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    if (scores[j] == masked_score) continue;
+    const double w = round_to(weights[j], decimals);
+    if (open++ == 0) first = w;
+    equal = equal && w == first;
+    ones += w == 1;
+    zeros += w == 0;
+  }
+  return open > 1 && (equal || (ones == 1 && zeros + 1 == open));
+}
+
+// True when two rows of a part round alike to the decimals asked.
+bool alike_row(const QuestionVariant& q, Part part, const Vector& a, const Vector& b) {
+  const int d = q.spec->decimals(part);
+  for (std::size_t c = 0; c < a.size(); ++c)
+    if ((a[c] == masked_score) != (b[c] == masked_score) ||
+        (a[c] != masked_score && round_to(a[c], d) != round_to(b[c], d)))
+      return false;
+  return true;
+}
+
+// The student's work on question qi from `scores` on: the right method from
+// them, written as asked.
+void work_from(Submission& s, const QuestionVariant& q, const Matrix& scores) {
+  put(s, q, Part::scores, scores);
+  const Matrix weights = rounded(softmax_rows(scores), q.spec->decimals(Part::weights));
+  if (asks(*q.spec, Part::weights)) put(s, q, Part::weights, weights);
+  if (asks(*q.spec, Part::output)) put(s, q, Part::output, mix_values(weights, q.values));
+  if (asks(*q.spec, Part::most_attended)) {
+    PartAnswer& a = s.answers[q.spec->id]["most_attended"];
+    a.rows = {{}};
+    for (std::size_t t : most_attended(weights)) a.rows[0].push_back(q.tokens[t]);
+  }
+}
+
+// The rule cases of one question of one variant (SelfTest::unfair_rules).
+void rule_cases(const Variant& v, std::size_t qi, SelfTest& out) {
+  const QuestionVariant& q = v.questions[qi];
+  const std::string& id = q.spec->id;
+  const auto part_result = [&](const Marked& m, Part p) -> const PartResult* {
+    for (const PartResult& r : m.questions[qi].parts)
+      if (r.part == p) return &r;
+    return nullptr;
+  };
+  const int dw = asks(*q.spec, Part::weights) ? q.spec->decimals(Part::weights) : 3;
+  const bool follows = asks(*q.spec, Part::scores) && asks(*q.spec, Part::weights) &&
+                       q.spec->marking.at(Part::weights).follow_through;
+  for (std::size_t r = 0; follows && r < q.scores.size(); ++r) {
+    std::vector<std::size_t> open;
+    for (std::size_t j = 0; j < q.scores[r].size(); ++j)
+      if (q.scores[r][j] != masked_score) open.push_back(j);
+    if (open.size() < 2 || trivial(q.weights[r], q.scores[r], dw)) continue;
+    // An honest slip: one score of the row one unit off, the rest right.
+    Matrix slipped = q.scores;
+    for (double step : {1.0, -1.0, 2.0}) {
+      slipped[r] = q.scores[r];
+      slipped[r][open.back()] += step;
+      Vector w;
+      softmax_into(slipped[r], w);
+      if (!trivial(w, slipped[r], dw)) break;
+    }
+    Submission s = key_answers(v);
+    work_from(s, q, slipped);
+    const Marked m = grade(v, s);
+    ++out.rule_cases;
+    for (Part p : {Part::weights, Part::output}) {
+      const PartResult* part = part_result(m, p);
+      if (part && part->score < part->max_score - 1e-9)
+        out.unfair_rules.push_back(fmt::format("{}, {}: an honest slip in scores row {} lost marks in {} ({} / {})",
+                                               v.student, id, r + 1, part_label(p), format_exact(part->score),
+                                               format_exact(part->max_score)));
+    }
+    if (const PartResult* part = part_result(m, Part::scores); part && (!part->went_off || part->went_off->part != Part::scores))
+      out.unfair_rules.push_back(fmt::format("{}, {}: an honest slip in scores row {} is not said to be where the working went off",
+                                             v.student, id, r + 1));
+    // A degenerate row: every score of the row equal (the row's first right
+    // one), the weights and output worked from it; nothing of it is carried.
+    // (A value a typical mistake would also give the row, or its weights,
+    // is not tried: that row is the mistake's, an honest attempt.)
+    Matrix equal = q.scores;
+    bool found = false;
+    const std::vector<MistakenAnswer> score_mistakes = mistaken_answers(q, Part::scores, q.scores, q.weights, false);
+    const std::vector<MistakenAnswer> weight_mistakes = mistaken_answers(q, Part::weights, q.scores, q.weights, false);
+    for (std::size_t pick = 0; pick < open.size() && !found; ++pick) {
+      for (std::size_t j : open) equal[r][j] = q.scores[r][open[pick]];
+      Vector w;
+      softmax_into(equal[r], w);
+      found = true;
+      for (const MistakenAnswer& m : score_mistakes) found = found && !alike_row(q, Part::scores, m.numbers[r], equal[r]);
+      for (const MistakenAnswer& m : weight_mistakes) found = found && !alike_row(q, Part::weights, m.numbers[r], w);
+    }
+    if (!found) continue;
+    Submission d = key_answers(v);
+    work_from(d, q, equal);
+    const Marked dm = grade(v, d);
+    ++out.rule_cases;
+    for (Part p : {Part::weights, Part::output, Part::most_attended}) {
+      const PartResult* part = part_result(dm, p);
+      if (!part) continue;
+      const std::size_t per_row = part->cells.size() / q.scores.size();
+      for (std::size_t c = r * per_row; c < (r + 1) * per_row && c < part->cells.size(); ++c)
+        if (part->cells[c].verdict == Verdict::carried) {
+          out.unfair_rules.push_back(fmt::format("{}, {}: equal scores in row {} earned carried credit in {}", v.student,
+                                                 id, r + 1, part_label(p)));
+          break;
+        }
+    }
+  }
+  // The right most attended token as students also write it.
+  if (asks(*q.spec, Part::most_attended) && q.most_attended.size() == 1) {
+    const std::string& token = q.tokens[q.most_attended[0]];
+    const std::string weight = format_fixed(q.weights[0][q.most_attended[0]], dw);
+    for (const std::string& text : {token + ".", "'" + token + "'", token + " (" + weight + ")", "\"" + token + "\""}) {
+      Submission s = key_answers(v);
+      s.answers[id]["most_attended"].rows = {{text}};
+      const Marked m = grade(v, s);
+      ++out.rule_cases;
+      const PartResult* part = part_result(m, Part::most_attended);
+      if (part && part->score < part->max_score - 1e-9)
+        out.unfair_rules.push_back(fmt::format("{}, {}: the most attended token written {} lost marks", v.student, id, text));
+    }
+  }
+}
+
 }  // namespace
 
 Submission key_answers(const Variant& v) {
@@ -117,7 +247,7 @@ Submission key_answers(const Variant& v) {
 }
 
 bool SelfTest::fair() const {
-  if (!unfair_spellings.empty()) return false;
+  if (!unfair_spellings.empty() || !unfair_rules.empty()) return false;
   return std::all_of(parts.begin(), parts.end(), [](const SelfTestPart& p) { return p.wrongly_named.empty(); });
 }
 
@@ -150,6 +280,7 @@ SelfTest self_test(const Rubric& rubric, std::uint64_t seed, int variants) {
     // Every mistake, at the step it is made, with the right method after it.
     for (std::size_t qi = 0; qi < v.questions.size(); ++qi) {
       const QuestionVariant& q = v.questions[qi];
+      rule_cases(v, qi, out);
       for (Part stage : {Part::scores, Part::weights, Part::output}) {
         if (!asks(*q.spec, stage)) continue;
         SelfTestPart& report = out.parts[index.at({q.spec->id, stage})];

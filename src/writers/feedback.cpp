@@ -155,6 +155,16 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
         json_strings(out, p.diagnoses);
         out += ",\"hints\":";
         json_strings(out, p.hints);
+        if (p.went_off) {
+          // Where the working first left the right path (the first hint says it in words).
+          out += ",\"went_off\":{\"part\":";
+          json_plain(out, part_name(p.went_off->part));
+          out += ",\"cell\":";
+          json_plain(out, p.went_off->label);
+          out += ",\"given\":";
+          json_string(out, p.went_off->given);
+          out += '}';
+        }
         if (const GridSize size = grid_size(p); size.rows) append_grid_json(out, q, p.part, size);
         out += ",\"cells\":[";
         for (std::size_t ci = 0; ci < p.cells.size(); ++ci) {

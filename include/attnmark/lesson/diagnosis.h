@@ -28,6 +28,12 @@ struct Mistake {
 // Every mistake attnmark diagnoses, in the order they are preferred on a tie.
 const std::vector<Mistake>& mistakes();
 
+// True when mistake `code` works each query's row on its own, so a student
+// can make it in one row and not the others: every mistake but
+// softmax-columns and transposed-scores, which mix the rows.
+//   row_by_row("hard-attention") == true;  row_by_row("softmax-columns") == false
+bool row_by_row(std::string_view code);
+
 // The explanation of `code`, or empty when unknown.
 std::string_view explain(std::string_view code);
 

@@ -42,8 +42,15 @@ struct SelfTest {
   int spellings = 0;  // spellings of the right answers tried on each variant
   // "s3, decimal commas: q1.weights 1 / 2" for each right answer that lost marks.
   std::vector<std::string> unfair_spellings;
+  // The rules of follow-through and most attended, tried on every variant:
+  // an honest slip in a row of scores carries to that row's weights and
+  // output in full; a row of equal scores, with its weights and output
+  // worked from it, carries nothing; the right most attended token written
+  // in quotes, with a full stop or with its weight gets full marks.
+  int rule_cases = 0;                    // cases tried
+  std::vector<std::string> unfair_rules; // "self-test-3, q1: an honest slip in scores row 1 lost marks in weights (1.33 / 2)"
   // True when every mistake was named exactly with the later steps in full,
-  // and every right spelling got full marks.
+  // every right spelling got full marks, and every rule case held.
   bool fair() const;
 };
 
