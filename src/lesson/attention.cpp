@@ -92,7 +92,7 @@ void softmax_into(const Vector& scores, Vector& out) {
   for (double& p : out) p /= total;
 }
 
-double softmax_shift(const Vector& scores) {
+double softmax_shift(std::span<const double> scores) {
   double top = masked_score;
   for (double s : scores) top = std::max(top, s);
   if (top == masked_score) return 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <fmt/format.h>
 #include <array>
 #include <optional>
@@ -191,13 +192,15 @@ class QuestionGrader {
   // The tolerance of each cell of a row of the reference.
   const std::vector<Tolerance>& tolerance_row(Part p, std::size_t r) {
     auto& rows = tolerances_[static_cast<std::size_t>(p)];
-    if (rows.size() != truth(p).size()) rows.resize(truth(p).size());
+    if (!rows.empty() && !rows[r].empty()) return rows[r];  // the common case, every cell of every student
+    const Matrix& ref = truth(p);
+    if (rows.size() != ref.size()) rows.resize(ref.size());
     if (rows[r].empty()) {
       const PartMarking& m = spec_->marking.at(p);
-      if (m.tolerance) rows[r].assign(truth(p)[r].size(), *m.tolerance);
+      if (m.tolerance) rows[r].assign(ref[r].size(), *m.tolerance);
       else if (p == Part::weights) weight_tolerances(*q_, q_->scores[r], q_->weights[r], rows[r]);
       else if (p == Part::output) output_tolerances(*q_, q_->weights[r], q_->values, rows[r]);
-      else rows[r].assign(truth(p)[r].size(), plain_tolerance(*q_, p));
+      else rows[r].assign(ref[r].size(), plain_tolerance(*q_, p));
     }
     return rows[r];
   }
@@ -456,10 +459,11 @@ class QuestionGrader {
     const StudentRow& row = rows.rows[r];
     // A row carried whole is the right method on an earlier honest row.
     const std::vector<char>& carried_rows = carried_rows_[static_cast<std::size_t>(p)];
-    if (row.accepted || (r < carried_rows.size() && carried_rows[r]) || explained(p, r)) return {};
-    if (!row.any_right) return "none of its numbers is right and no typical mistake gives them";
-    if (degenerate(p, r)) return "its numbers make this step trivial or repeat numbers given elsewhere";
-    return {};
+    if (row.accepted || (r < carried_rows.size() && carried_rows[r])) return {};
+    if (row.any_right && !degenerate(p, r)) return {};
+    if (explained(p, r)) return {};
+    return row.any_right ? "its numbers make this step trivial or repeat numbers given elsewhere"
+                         : "none of its numbers is right and no typical mistake gives them";
   }
 
   // Carried reference rows: the right method applied to the student's own
@@ -822,15 +826,14 @@ class QuestionGrader {
   }
 
   // What the right method is at a step, to say where the student left it.
-  std::string method_words(Part p) const {
+  // (The scale of scaled scores follows: ", divided by 2".)
+  static std::string_view method_words(Part p) {
     switch (p) {
       case Part::query:
       case Part::queries: return "the embedding times W_Q";
       case Part::keys: return "the embedding times W_K";
       case Part::values: return "the embedding times W_V";
-      case Part::scores:
-        return q_->scale == 1 ? "the query times the key"
-                             : fmt::format("the query times the key, divided by {}", format_exact(q_->scale));
+      case Part::scores: return "the query times the key";
       case Part::weights: return "e to the power of the score, divided by the total of e to the power of every score";
       case Part::output: return "the weights times the values, added up";
       case Part::most_attended: return "the token with the largest weight";
@@ -849,13 +852,16 @@ class QuestionGrader {
       if (wrong == part.cells.end()) continue;
       const WentOff off{part.part, wrong->label, wrong->given};
       const std::string name = cell_name(q_->tokens, q_->query_rows(), part.part, wrong->label);
-      const std::string where = name.empty() ? part_label(part.part) : fmt::format("{} · {}", part_label(part.part), name);
-      const std::string given(trim(wrong->given));
-      const std::string sentence =
-          wrong->note.empty()
-              ? fmt::format("Your working first goes wrong at {}: you wrote {}, which is not {}.", where, given,
-                            method_words(part.part))
-              : fmt::format("Your working first goes wrong at {}: you wrote {}; {}.", where, given, wrong->note);
+      std::string sentence = fmt::format("Your working first goes wrong at {}{}{}: you wrote {}", part_label(part.part),
+                                         name.empty() ? "" : " · ", name, trim(wrong->given));
+      if (!wrong->note.empty()) {
+        fmt::format_to(std::back_inserter(sentence), "; {}.", wrong->note);
+      } else {
+        fmt::format_to(std::back_inserter(sentence), ", which is not {}", method_words(part.part));
+        if (part.part == Part::scores && q_->scale != 1)
+          fmt::format_to(std::back_inserter(sentence), ", divided by {}", format_exact(q_->scale));
+        sentence += '.';
+      }
       for (std::size_t k = pi; k < result.parts.size(); ++k) {
         PartResult& later = result.parts[k];
         if (std::none_of(later.cells.begin(), later.cells.end(), [](const CellResult& c) {

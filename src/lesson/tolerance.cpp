@@ -21,11 +21,10 @@ Tolerance absolute(double atol) { return Tolerance{Tolerance::Mode::absolute, at
 // never inf), divided by their total.
 // REQUIRES: scores.size() <= max_tokens.
 std::array<double, max_tokens> lesson_weights(const Vector& scores, int score_decimals) {
-  std::array<double, max_tokens> powers{};
-  Vector rounded(scores.size());
+  std::array<double, max_tokens> powers{}, rounded{};
   for (std::size_t j = 0; j < scores.size(); ++j)
     rounded[j] = scores[j] == masked_score ? masked_score : round_to(scores[j], score_decimals);
-  const double shift = softmax_shift(rounded);
+  const double shift = softmax_shift(std::span<const double>(rounded.data(), scores.size()));
   double total = 0;
   for (std::size_t j = 0; j < scores.size(); ++j) {
     powers[j] = rounded[j] == masked_score ? 0.0 : round_to(portable_exp(rounded[j] - shift), 2);

@@ -274,9 +274,9 @@ TEST_CASE("the weight window and the worked table are overflow-safe: scores of 7
   CHECK(key.find("| a | 710 | 1.00 | 0.731 |") != std::string::npos);
   CHECK(key.find("| b | 709 | 0.37 | 0.269 |") != std::string::npos);
   CHECK(key.find("subtract the row's largest score from each score first") != std::string::npos);
-  CHECK(softmax_shift({2, 0, 1}) == 0);
-  CHECK(softmax_shift({710, 709, 0}) == 710);
-  CHECK(softmax_shift({-800, -801, masked_score}) == -800);
+  CHECK(softmax_shift(Vector{2, 0, 1}) == 0);
+  CHECK(softmax_shift(Vector{710, 709, 0}) == 710);
+  CHECK(softmax_shift(Vector{-800, -801, masked_score}) == -800);
 }
 
 TEST_CASE("coarse-right beats a mistake that fits only at fewer decimals") {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "attnmark/lesson/matrix.h"
@@ -43,8 +44,8 @@ Matrix softmax_rows(const Matrix& scores);
 // where e^score to 2 decimals is a number a student writes by hand; else
 // the largest score itself (the stable softmax: the weights are the same,
 // and e^800 never has to be written). Masked scores are skipped.
-//   softmax_shift({2, 0, 1}) == 0;  softmax_shift({710, 709, 0}) == 710
-double softmax_shift(const Vector& scores);
+//   softmax_shift(Vector{2, 0, 1}) == 0;  softmax_shift(Vector{710, 709, 0}) == 710
+double softmax_shift(std::span<const double> scores);
 
 // Weighted mix: row r is Σ_j weights[r][j] · values[j].
 Matrix mix_values(const Matrix& weights, const Matrix& values);
