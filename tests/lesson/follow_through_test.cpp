@@ -194,7 +194,8 @@ TEST_CASE("where the student went off: every part that lost marks names the ques
   s.answers["q1"]["scores"].rows = {{"2", "0", "1"}};
   s.answers["q1"]["weights"].rows = {{"0.665", "0.090", "0.245"}};
   s.answers["q1"]["output"].rows = {{"7.88", "2.12"}};
-  for (const PartResult& part : grade(v, s).questions[0].parts) CHECK(!part.went_off);
+  const Marked all_right = grade(v, s);
+  for (const PartResult& part : all_right.questions[0].parts) CHECK(!part.went_off);
 }
 
 TEST_CASE("most attended: the right token with punctuation, quotes, its weight or in any case is right") {
