@@ -1,5 +1,7 @@
 #include "attnmark/lesson/attention.h"
 
+#include "attnmark/lesson/numbers.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -97,6 +99,21 @@ double softmax_shift(std::span<const double> scores) {
   for (double s : scores) top = std::max(top, s);
   if (top == masked_score) return 0;
   return top >= -4 && top <= 20 ? 0 : top;
+}
+
+bool trivial_weights(const Vector& weights, const Vector& scores, int decimals) {
+  std::size_t open = 0, ones = 0, zeros = 0;
+  double first = 0;
+  bool equal = true;
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    if (scores[j] == masked_score) continue;
+    const double w = round_to(weights[j], decimals);
+    if (open++ == 0) first = w;
+    equal = equal && w == first;
+    ones += w == 1;
+    zeros += w == 0;
+  }
+  return open > 1 && (equal || (ones == 1 && zeros + 1 == open));
 }
 
 void softmax_rows_into(const Matrix& scores, Matrix& out) {

@@ -351,23 +351,9 @@ class QuestionGrader {
     return false;
   }
 
-  // True when a row of weights, rounded to the decimals asked, makes the next
-  // step trivial: all equal (the output is the mean of the values), or one 1
-  // and the rest 0 (the output is one token's value). Masked keys aside.
+  // trivial_weights at the decimals asked, masked keys as the variant masks them.
   bool trivial_weights(const Vector& weights, std::size_t r) const {
-    const int d = asked(Part::weights) ? spec_->decimals(Part::weights) : 3;
-    std::size_t open = 0, ones = 0, zeros = 0;
-    double first = 0;
-    bool equal = true;
-    for (std::size_t j = 0; j < weights.size(); ++j) {
-      if (q_->scores[r][j] == masked_score) continue;
-      const double w = round_to(weights[j], d);
-      if (open++ == 0) first = w;
-      equal = equal && w == first;
-      ones += w == 1;
-      zeros += w == 0;
-    }
-    return open > 1 && (equal || (ones == 1 && zeros + 1 == open));
+    return attnmark::trivial_weights(weights, q_->scores[r], asked(Part::weights) ? spec_->decimals(Part::weights) : 3);
   }
 
   // True when the student's row r of part p is, number for number, a row of

@@ -92,23 +92,6 @@ void respell(Submission& s, const Spelling& spell) {
             if (cell != "masked") cell = spell(part, cell);
 }
 
-// True when a row of weights, rounded to `decimals`, is all equal or one-hot
-// over its unmasked keys: the later step is then trivial.
-bool trivial(const Vector& weights, const Vector& scores, int decimals) {
-  std::size_t open = 0, ones = 0, zeros = 0;
-  double first = 0;
-  bool equal = true;
-  for (std::size_t j = 0; j < weights.size(); ++j) {
-    if (scores[j] == masked_score) continue;
-    const double w = round_to(weights[j], decimals);
-    if (open++ == 0) first = w;
-    equal = equal && w == first;
-    ones += w == 1;
-    zeros += w == 0;
-  }
-  return open > 1 && (equal || (ones == 1 && zeros + 1 == open));
-}
-
 // True when two rows of a part round alike to the decimals asked.
 bool alike_row(const QuestionVariant& q, Part part, const Vector& a, const Vector& b) {
   const int d = q.spec->decimals(part);
@@ -149,7 +132,7 @@ void rule_cases(const Variant& v, std::size_t qi, SelfTest& out) {
     std::vector<std::size_t> open;
     for (std::size_t j = 0; j < q.scores[r].size(); ++j)
       if (q.scores[r][j] != masked_score) open.push_back(j);
-    if (open.size() < 2 || trivial(q.weights[r], q.scores[r], dw)) continue;
+    if (open.size() < 2 || trivial_weights(q.weights[r], q.scores[r], dw)) continue;
     // An honest slip: one score of the row one unit off, the rest right.
     Matrix slipped = q.scores;
     for (double step : {1.0, -1.0, 2.0}) {
@@ -157,7 +140,7 @@ void rule_cases(const Variant& v, std::size_t qi, SelfTest& out) {
       slipped[r][open.back()] += step;
       Vector w;
       softmax_into(slipped[r], w);
-      if (!trivial(w, slipped[r], dw)) break;
+      if (!trivial_weights(w, slipped[r], dw)) break;
     }
     Submission s = key_answers(v);
     work_from(s, q, slipped);

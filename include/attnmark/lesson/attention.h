@@ -47,6 +47,13 @@ Matrix softmax_rows(const Matrix& scores);
 //   softmax_shift(Vector{2, 0, 1}) == 0;  softmax_shift(Vector{710, 709, 0}) == 710
 double softmax_shift(std::span<const double> scores);
 
+// True when a row of weights, rounded to `decimals`, makes the next step
+// trivial: over the keys whose score is not masked (at least two), all equal
+// (the output is the mean of the values) or one 1 and the rest 0 (one
+// token's value). Follow-through is not carried from such a row.
+//   trivial_weights(Vector{0.333, 0.333, 0.333}, Vector{0, 0, 0}, 3) == true
+bool trivial_weights(const Vector& weights, const Vector& scores, int decimals);
+
 // Weighted mix: row r is Σ_j weights[r][j] · values[j].
 Matrix mix_values(const Matrix& weights, const Matrix& values);
 
