@@ -3,10 +3,14 @@
 #include "cli/serve.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <fmt/format.h>
 #include <ostream>
+#include <ifaddrs.h>
+#include <netdb.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "attnmark/base/error.h"
 #include "base/files.h"
@@ -18,6 +22,7 @@
 #include "serve/codes.h"
 #include "serve/server.h"
 #include "serve/store.h"
+#include "serve/tls.h"
 #include "writers/csv_writer.h"
 
 namespace attnmark {
@@ -60,6 +65,35 @@ ClassRecord class_of(const ServeOptions& options, Store& store) {
   return r;
 }
 
+// The names a self-signed certificate is for: the --host (unless it is a
+// wildcard), this machine's name, every address of its interfaces, and the
+// loopback ones, so a browser that opens any of them sees the names match.
+std::vector<std::string> own_names(const std::string& host) {
+  std::vector<std::string> names;
+  const auto add = [&](const std::string& n) {
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  if (reach_of(host) != Reach::every_address) add(host);
+  char name[256] = "";
+  if (gethostname(name, sizeof name - 1) == 0) add(name);
+  add("localhost");
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) == 0) {
+    for (ifaddrs* a = list; a; a = a->ifa_next) {
+      if (!a->ifa_addr || (a->ifa_addr->sa_family != AF_INET && a->ifa_addr->sa_family != AF_INET6)) continue;
+      char text[NI_MAXHOST] = "";
+      const socklen_t size = a->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
+      if (getnameinfo(a->ifa_addr, size, text, sizeof text, nullptr, 0, NI_NUMERICHOST) == 0 &&
+          std::string_view(text).find('%') == std::string_view::npos)
+        add(text);
+    }
+    freeifaddrs(list);
+  }
+  add("127.0.0.1");
+  add("::1");
+  return names;
+}
+
 }  // namespace
 
 void declare_serve(CLI::App& sub, ServeOptions& options) {
@@ -81,6 +115,12 @@ void declare_serve(CLI::App& sub, ServeOptions& options) {
       ->type_name("DATE");
   add_score_option(sub, options.score, "The gradebook's attempt of each student: best or last");
   add_page_options(sub, options.page);
+  sub.add_option("--tls-cert", options.tls_cert, "HTTPS: the server's certificate chain (PEM), with --tls-key")
+      ->type_name("FILE");
+  sub.add_option("--tls-key", options.tls_key, "HTTPS: the certificate's private key (PEM)")->type_name("FILE");
+  sub.add_flag("--tls-self-signed", options.tls_self_signed,
+               "HTTPS with a certificate made for this machine (kept beside --db as DB.tls.crt and DB.tls.key); "
+               "the start prints its fingerprint");
 }
 
 int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
@@ -96,8 +136,29 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
   settings.score = parse_score_rule(options.score);
   settings.style = options.page.style();
 
+  if (options.tls_self_signed && (!options.tls_cert.empty() || !options.tls_key.empty()))
+    throw Error("--tls-self-signed: give it, or --tls-cert and --tls-key, not both");
+  if (options.tls_cert.empty() != options.tls_key.empty())
+    throw Error(options.tls_cert.empty() ? "--tls-key: give --tls-cert too (the certificate of this key)"
+                                         : "--tls-cert: give --tls-key too (the certificate's private key)");
+  std::string tls_line;
+  if (!options.tls_cert.empty()) {
+    settings.tls = std::make_shared<TlsContext>(options.tls_cert, options.tls_key);
+    tls_line = fmt::format("  HTTPS: certificate {} (SHA-256 fingerprint {})\n", printable(options.tls_cert, 500),
+                           settings.tls->fingerprint());
+  }
+
   Store store(options.db);
   store.claim_for_serving();
+  if (options.tls_self_signed) {
+    const SelfSigned made = make_self_signed(options.db + ".tls", own_names(settings.host));
+    settings.tls = std::make_shared<TlsContext>(made.certificate_file, made.key_file);
+    tls_line = fmt::format(
+        "  HTTPS: self-signed certificate {} ({}), SHA-256 fingerprint\n"
+        "    {}\n"
+        "  (browsers warn once about a certificate they do not know: check that the fingerprint they show is this one)\n",
+        printable(made.certificate_file, 500), made.made ? "made now" : "made at an earlier start", made.fingerprint);
+  }
   const Classroom room = Classroom::from_record(class_of(options, store));
   if (settings.reveal_after && !room.rubric().reveal_in_feedback)
     throw Error(fmt::format("--reveal-after: rubric {} never shows right answers (it does not say reveal_answers: true); "
@@ -136,16 +197,22 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
           ? "  (open to the network: students use this machine's address on the class's network, as `hostname -I` "
             "lists it; the teacher's address works on this machine)\n"
           : fmt::format("  (open to the network: students use this machine's address {})\n", printable(settings.host, 200));
+  const std::string scheme = settings.tls ? "https" : "http";
+  // Plain HTTP is kept for a teacher's laptop in a classroom, but the
+  // network can read it: the teacher is told so, and how to change it.
+  const std::string clear_text_line =
+      settings.tls || reach == Reach::this_machine ? ""
+                                                    : std::string("  warning: ") + clear_text_warning + "\n";
   out << fmt::format(
       "attnmark serve: {} for {} student{} from {} (rubric {}, seed {})\n"
-      "  students: http://{}:{}/\n"
-      "  teacher:  http://{}:{}/teacher?token={}\n"
-      "{}"
+      "  students: {}://{}:{}/\n"
+      "  teacher:  {}://{}:{}/teacher?token={}\n"
+      "{}{}{}"
       "  rules: {}\n"
       "Press Ctrl-C to stop.\n",
       printable(display_title(room.rubric()), 200), room.roster().size(), room.roster().size() == 1 ? "" : "s",
-      printable(options.db, 500), printable(room.rubric().name, 200), room.seed(), students_host, port, teacher_host,
-      port, token, reach_line, class_rules(settings, room.rubric().reveal_in_feedback));
+      printable(options.db, 500), printable(room.rubric().name, 200), room.seed(), scheme, students_host, port, scheme,
+      teacher_host, port, token, reach_line, tls_line, clear_text_line, class_rules(settings, room.rubric().reveal_in_feedback));
   out.flush();
 
   Background watcher([&server, stop_signals] {

@@ -24,6 +24,8 @@ struct ServeOptions {
   std::string reveal_after;             // --reveal-after DATE (parse_date)
   std::string score = "best";           // --score: best or last attempt
   PageOptions page;                     // --theme, --text-size
+  std::string tls_cert, tls_key;        // --tls-cert, --tls-key: PEM files (HTTPS)
+  bool tls_self_signed = false;         // --tls-self-signed: HTTPS with a certificate made beside --db
 };
 
 struct AccessCodesOptions {

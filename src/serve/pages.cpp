@@ -1,12 +1,11 @@
 #include "serve/pages.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <utility>
 
 #include "attnmark/lesson/variant.h"
 #include "readers/served_answers.h"
+#include "serve/http.h"
 #include "serve/score_rule.h"
 
 namespace attnmark {
@@ -63,7 +62,7 @@ TeacherPage teacher_page(const Classroom& room, const std::vector<AttemptRecord>
   p.closed = closed;
   p.counts_best = rule == ScoreRule::best;
   for (const RosterEntry& e : room.roster()) {
-    TeacherRow row{e.student, e.name, httplib::detail::encode_query_param(e.student), 0, std::nullopt};
+    TeacherRow row{e.student, e.name, encode_query_value(e.student), 0, std::nullopt};
     if (const auto it = per_student.find(e.student); it != per_student.end()) {
       row.attempts = it->second.attempts;
       row.best = it->second.best->score;

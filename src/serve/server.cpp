@@ -15,6 +15,7 @@
 #include "serve/codes.h"
 #include "serve/exports.h"
 #include "serve/http.h"
+#include "serve/http_server.h"
 #include "serve/limits.h"
 #include "serve/pages.h"
 #include "serve/sessions.h"
@@ -85,7 +86,6 @@ struct Server::Impl {
   std::string teacher_token;
   std::ostream& log;
   std::mutex log_mutex;
-  HttpServer http;
   int port = 0;
   Sessions sessions;
   SignInLimits limits;
@@ -115,15 +115,15 @@ struct Server::Impl {
   // ---- Sessions and sign-in ----
 
   // The request's session, or a new anonymous one (its cookie set on `res`).
-  Opened session(const httplib::Request& req, httplib::Response& res) {
+  Opened session(const HttpRequest& req, HttpResponse& res) {
     Opened o = sessions.open(cookie(req, session_cookie), remembered_style(cookie(req, "attnmark_style"), settings.style),
                              now_seconds());
-    if (o.fresh) res.set_header("Set-Cookie", set_cookie(session_cookie, o.id, "/"));
+    if (o.fresh) res.set_header("Set-Cookie", set_cookie(session_cookie, o.id, "/", secure()));
     return o;
   }
 
-  bool teacher(const httplib::Request& req) {
-    const std::string auth = req.get_header_value("Authorization");
+  bool teacher(const HttpRequest& req) {
+    const std::string auth = req.header("authorization");
     std::string token = auth.starts_with("Bearer ") ? auth.substr(7) : cookie(req, teacher_cookie);
     return !token.empty() && same_secret(sha256_hex(token), store.teacher_token_hash());
   }
@@ -189,11 +189,11 @@ struct Server::Impl {
 
   // ---- Routes ----
 
-  void api_check(const httplib::Request& req, httplib::Response& res) {
+  void api_check(const HttpRequest& req, HttpResponse& res) {
     std::string error;
     std::optional<CheckRequest> request = read_check_request(req.body, attempt_source, error);
     if (!request) return json_error(res, 400, error);
-    if (const SignIn in = sign_in(request->student, request->code, req.remote_addr); !in.ok)
+    if (const SignIn in = sign_in(request->student, request->code, req.remote_address); !in.ok)
       return json_error(res, in.status, in.message);
     std::string problem;
     const Outcome o = check(request->student, std::move(request->answers), problem);
@@ -208,11 +208,11 @@ struct Server::Impl {
     res.set_content(o.checked->feedback, "application/json");
   }
 
-  void signin_page(httplib::Response& res, const Session& s, const std::string& message, const std::string& student) {
+  void signin_page(HttpResponse& res, const Session& s, const std::string& message, const std::string& student) {
     res.set_content(signin_page_html({display_title(room.rubric()), s.csrf, message, student, s.style}), html_type);
   }
 
-  void get_root(const httplib::Request& req, httplib::Response& res) {
+  void get_root(const HttpRequest& req, HttpResponse& res) {
     const Opened o = session(req, res);
     const Session& s = o.session;
     if (s.student.empty()) return signin_page(res, s, "", "");
@@ -223,11 +223,11 @@ struct Server::Impl {
     res.set_content(student_page_html(page), html_type);
   }
 
-  void get_attempt(const httplib::Request& req, httplib::Response& res) {
+  void get_attempt(const HttpRequest& req, HttpResponse& res) {
     const Opened o = session(req, res);
     const Session& s = o.session;
     if (s.student.empty()) return res.set_redirect("/", 303);
-    const std::string wanted = req.get_param_value("n");
+    const std::string wanted = req.query_value("n");
     const std::vector<AttemptRecord> attempts = store.attempts_of(s.student);
     for (const AttemptRecord& a : attempts) {
       if (std::to_string(a.id) != wanted) continue;
@@ -238,12 +238,12 @@ struct Server::Impl {
     res.set_content(served_message_page(ServedMessage::no_such_attempt, s.style), html_type);
   }
 
-  void post_signin(const httplib::Request& req, httplib::Response& res) {
+  void post_signin(const HttpRequest& req, HttpResponse& res) {
     const Opened o = session(req, res);
     Session s = o.session;
     if (!form_from_session(field(req, "csrf"), s)) return forbidden(res, s);
     const std::string student = std::string(trim(field(req, "student")));
-    if (const SignIn in = sign_in(student, field(req, "code"), req.remote_addr); !in.ok) {
+    if (const SignIn in = sign_in(student, field(req, "code"), req.remote_address); !in.ok) {
       res.status = in.status;
       return signin_page(res, s, in.message, student);
     }
@@ -253,16 +253,16 @@ struct Server::Impl {
     s.student = student;
     s.csrf = random_hex(32);
     sessions.save(fresh, s);
-    res.set_header("Set-Cookie", set_cookie(session_cookie, fresh, "/"));
+    res.set_header("Set-Cookie", set_cookie(session_cookie, fresh, "/", secure()));
     res.set_redirect("/", 303);
   }
 
-  void forbidden(httplib::Response& res, const Session& s) {
+  void forbidden(HttpResponse& res, const Session& s) {
     res.status = 403;
     res.set_content(served_message_page(ServedMessage::form_expired, s.style), html_type);
   }
 
-  void post_check(const httplib::Request& req, httplib::Response& res) {
+  void post_check(const HttpRequest& req, HttpResponse& res) {
     const Opened opened = session(req, res);
     const Session& s = opened.session;
     if (s.student.empty()) return res.set_redirect("/", 303);
@@ -289,7 +289,7 @@ struct Server::Impl {
         html_type);
   }
 
-  void post_settings(const httplib::Request& req, httplib::Response& res) {
+  void post_settings(const HttpRequest& req, HttpResponse& res) {
     const Opened o = session(req, res);
     Session s = o.session;
     if (!form_from_session(field(req, "csrf"), s)) return forbidden(res, s);
@@ -301,33 +301,33 @@ struct Server::Impl {
     }
     sessions.save(o.id, s);
     // Remembered by the browser for a year, across sign-ins.
-    res.set_header("Set-Cookie", fmt::format("attnmark_style={}.{}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict",
-                                             theme_name(s.style.theme), text_size_name(s.style.text_size)));
+    res.set_header("Set-Cookie", set_cookie("attnmark_style", fmt::format("{}.{}", theme_name(s.style.theme), text_size_name(s.style.text_size)), "/",
+                                        secure(), 31536000));
     res.set_redirect("/", 303);
   }
 
-  void post_signout(const httplib::Request& req, httplib::Response& res) {
+  void post_signout(const HttpRequest& req, HttpResponse& res) {
     const Opened o = session(req, res);
     if (!form_from_session(field(req, "csrf"), o.session)) return forbidden(res, o.session);
     sessions.forget(o.id);
-    res.set_header("Set-Cookie", fmt::format("{}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0", session_cookie));
+    res.set_header("Set-Cookie", set_cookie(session_cookie, "", "/", secure(), 0));
     res.set_redirect("/", 303);
   }
 
   // ---- The teacher's pages ----
 
-  bool teacher_or_refuse(const httplib::Request& req, httplib::Response& res) {
+  bool teacher_or_refuse(const HttpRequest& req, HttpResponse& res) {
     if (teacher(req)) return true;
     res.status = 401;
     res.set_content(served_message_page(ServedMessage::teacher_token, settings.style), html_type);
     return false;
   }
 
-  void get_teacher(const httplib::Request& req, httplib::Response& res) {
-    if (const std::string token = req.get_param_value("token"); !token.empty()) {
-      if (!same_secret(sha256_hex(token), store.teacher_token_hash())) return (void)teacher_or_refuse(httplib::Request{}, res);
+  void get_teacher(const HttpRequest& req, HttpResponse& res) {
+    if (const std::string token = req.query_value("token"); !token.empty()) {
+      if (!same_secret(sha256_hex(token), store.teacher_token_hash())) return (void)teacher_or_refuse(HttpRequest{}, res);
       // The token moves from the address into a cookie, so it does not stay in the address bar or history.
-      res.set_header("Set-Cookie", set_cookie(teacher_cookie, token, "/teacher"));
+      res.set_header("Set-Cookie", set_cookie(teacher_cookie, token, "/teacher", secure()));
       return res.set_redirect("/teacher", 303);
     }
     if (!teacher_or_refuse(req, res)) return;
@@ -335,26 +335,26 @@ struct Server::Impl {
                     html_type);
   }
 
-  void get_teacher_student(const httplib::Request& req, httplib::Response& res) {
+  void get_teacher_student(const HttpRequest& req, HttpResponse& res) {
     if (!teacher_or_refuse(req, res)) return;
-    const std::string student = req.get_param_value("id");
+    const std::string student = req.query_value("id");
     res.set_content(teacher_student_page_html(teacher_student_page(room, student, store.attempts_of(student), settings.style)),
                     html_type);
   }
 
-  void get_teacher_summary(const httplib::Request& req, httplib::Response& res) {
+  void get_teacher_summary(const HttpRequest& req, HttpResponse& res) {
     if (!teacher_or_refuse(req, res)) return;
     res.set_content(exported_summary(room, room.gradebook(store.all_attempts(), settings.score), settings.style), html_type);
   }
 
-  void get_teacher_gradebook(const httplib::Request& req, httplib::Response& res) {
+  void get_teacher_gradebook(const HttpRequest& req, HttpResponse& res) {
     if (!teacher_or_refuse(req, res)) return;
     res.set_header("Content-Disposition", "attachment; filename=\"gradebook.csv\"");
     res.set_content(exported_gradebook(room, room.gradebook(store.all_attempts(), settings.score)),
                     "text/csv; charset=utf-8");
   }
 
-  void get_teacher_lms(const httplib::Request& req, httplib::Response& res, Lms lms) {
+  void get_teacher_lms(const HttpRequest& req, HttpResponse& res, Lms lms) {
     if (!teacher_or_refuse(req, res)) return;
     const std::string csv = exported_lms(room, room.gradebook(store.all_attempts(), settings.score), lms);
     res.set_header("Content-Disposition", lms == Lms::canvas ? "attachment; filename=\"canvas.csv\""
@@ -362,108 +362,108 @@ struct Server::Impl {
     res.set_content(csv, "text/csv; charset=utf-8");
   }
 
-  // ---- Request bodies ----
+  // ---- Dispatch ----
 
-  void not_found(const httplib::Request&, httplib::Response& res) { res.status = 404; }
+  bool secure() const { return settings.tls != nullptr; }
 
-  // A route whose body is read by read_body (serve/http.h), under
-  // settings.max_body_bytes, before `handler` runs.
-  httplib::Server::HandlerWithContentReader with_body(void (Impl::*handler)(const httplib::Request&, httplib::Response&)) {
-    return [this, handler](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-      httplib::Request full = req;
-      if (read_body(full, res, reader, settings.max_body_bytes)) (this->*handler)(full, res);
+  using Route = void (Impl::*)(const HttpRequest&, HttpResponse&);
+  // What each method and path is answered by (HEAD as GET, without the body).
+  Route route_of(const std::string& method, const std::string& path) {
+    static const std::pair<const char*, Route> gets[] = {
+        {"/", &Impl::get_root},
+        {"/attempt", &Impl::get_attempt},
+        {"/teacher", &Impl::get_teacher},
+        {"/teacher/student", &Impl::get_teacher_student},
+        {"/teacher/summary.html", &Impl::get_teacher_summary},
+        {"/teacher/gradebook.csv", &Impl::get_teacher_gradebook},
+        {"/teacher/canvas.csv", &Impl::get_teacher_canvas},
+        {"/teacher/moodle.csv", &Impl::get_teacher_moodle},
     };
+    static const std::pair<const char*, Route> posts[] = {
+        {"/signin", &Impl::post_signin},     {"/check", &Impl::post_check},
+        {"/settings", &Impl::post_settings}, {"/signout", &Impl::post_signout},
+        {"/api/check", &Impl::api_check},
+    };
+    if (method == "GET" || method == "HEAD") {
+      for (const auto& [p, route] : gets)
+        if (path == p) return route;
+    } else if (method == "POST") {
+      for (const auto& [p, route] : posts)
+        if (path == p) return route;
+    }
+    return nullptr;
   }
 
-  void routes() {
-    http.set_payload_max_length(settings.max_body_bytes);
-    // cpp-httplib gives each open connection a worker until it closes: enough
-    // workers for a class's browsers and scripts at once, and connections
-    // kept open for many requests (a new connection is the costly part: its
-    // listen backlog is short).
-    const std::size_t workers = settings.workers;
-    http.new_task_queue = [workers] { return new httplib::ThreadPool(workers); };
-    http.set_keep_alive_max_count(1000);
-    // A response is written in pieces (headers, body): without this, Nagle's
-    // algorithm holds the body for the client's delayed ACK, 40 ms a check.
-    http.set_tcp_nodelay(true);
-    http.set_keep_alive_timeout(5);
-    http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
-                              {"X-Frame-Options", "DENY"},
-                              {"Referrer-Policy", "no-referrer"},
-                              {"Cache-Control", "no-store"},
-                              {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
-                                                          "form-action 'self'; frame-ancestors 'none'"}});
-    // A failure inside a handler: the teacher reads why on standard error;
-    // the student, a sentence for them (JSON for the API, else a page).
-    http.set_exception_handler([this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
-      std::string what = "an unknown exception";
-      try {
-        std::rethrow_exception(ep);
-      } catch (const Error& e) {
-        what = e.report();
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
-      }
-      tell_teacher(fmt::format("{} {} failed: {}", printable(req.method, 20), printable(req.path, 200), printable(what, 1000)));
-      if (req.path.starts_with("/api/")) return json_error(res, 500, unanswered);
-      res.status = 500;
-      res.set_content(served_notice_page("Not answered", unanswered, settings.style), html_type);
-    });
-    http.set_error_handler([this](const httplib::Request&, httplib::Response& res) {
-      if (!res.body.empty()) return;
-      if (res.status == 413)
-        json_error(res, 413, fmt::format("the request is larger than {} KiB", settings.max_body_bytes / 1024));
-      else if (res.status == 404)
-        res.set_content("{\"error\":\"not found\"}\n", "application/json");
-    });
-    http.Get("/", [this](const auto& req, auto& res) { get_root(req, res); });
-    http.Get("/attempt", [this](const auto& req, auto& res) { get_attempt(req, res); });
-    http.Post("/signin", with_body(&Impl::post_signin));
-    http.Post("/check", with_body(&Impl::post_check));
-    http.Post("/settings", with_body(&Impl::post_settings));
-    http.Post("/signout", with_body(&Impl::post_signout));
-    http.Post("/api/check", with_body(&Impl::api_check));
-    // Any other request with a body: read (and limited) the same way, then 404.
-    http.Post(".*", with_body(&Impl::not_found));
-    http.Put(".*", with_body(&Impl::not_found));
-    http.Patch(".*", with_body(&Impl::not_found));
-    http.Delete(".*", with_body(&Impl::not_found));
-    http.Get("/teacher", [this](const auto& req, auto& res) { get_teacher(req, res); });
-    http.Get("/teacher/student", [this](const auto& req, auto& res) { get_teacher_student(req, res); });
-    http.Get("/teacher/summary.html", [this](const auto& req, auto& res) { get_teacher_summary(req, res); });
-    http.Get("/teacher/gradebook.csv", [this](const auto& req, auto& res) { get_teacher_gradebook(req, res); });
-    http.Get("/teacher/canvas.csv", [this](const auto& req, auto& res) { get_teacher_lms(req, res, Lms::canvas); });
-    http.Get("/teacher/moodle.csv", [this](const auto& req, auto& res) { get_teacher_lms(req, res, Lms::moodle); });
+  void get_teacher_canvas(const HttpRequest& req, HttpResponse& res) { get_teacher_lms(req, res, Lms::canvas); }
+  void get_teacher_moodle(const HttpRequest& req, HttpResponse& res) { get_teacher_lms(req, res, Lms::moodle); }
+
+  // Every whole request, on a worker of the HTTP server. A failure inside a
+  // route: the teacher reads why on standard error; the student, a sentence
+  // for them (JSON for the API, else a page).
+  void handle(HttpRequest& req, HttpResponse& res) {
+    const Route route = route_of(req.method, req.path);
+    if (!route) return json_error(res, 404, "not found");
+    std::string what;
+    try {
+      (this->*route)(req, res);
+      return;
+    } catch (const Error& e) {
+      what = e.report();
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+      what = "an unknown exception";
+    }
+    tell_teacher(fmt::format("{} {} failed: {}", printable(req.method, 20), printable(req.path, 200), printable(what, 1000)));
+    res = HttpResponse{};
+    if (req.path.starts_with("/api/")) return json_error(res, 500, unanswered);
+    res.status = 500;
+    res.set_content(served_notice_page("Not answered", unanswered, settings.style), html_type);
   }
+
+  // The server's own answers to requests it would not pass on.
+  void error_page(int status, const std::string& reason, const std::string&, HttpResponse& res) {
+    if (status == 413)
+      json_error(res, 413, fmt::format("the request is larger than {} KiB", settings.max_body_bytes / 1024));
+    else
+      json_error(res, status, reason);
+  }
+
+  HttpServerOptions http_options() const {
+    HttpServerOptions o;
+    o.limits.body = settings.max_body_bytes;
+    o.workers = settings.workers;
+    o.tls = settings.tls;
+    o.headers = {{"X-Content-Type-Options", "nosniff"},
+                 {"X-Frame-Options", "DENY"},
+                 {"Referrer-Policy", "no-referrer"},
+                 {"Cache-Control", "no-store"},
+                 {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
+                                             "form-action 'self'; frame-ancestors 'none'"}};
+    // Browsers that once reached the class page over HTTPS keep to it for a year.
+    if (settings.tls) o.headers.emplace_back("Strict-Transport-Security", "max-age=31536000");
+    return o;
+  }
+
+  HttpServer http{http_options(), [this](HttpRequest& req, HttpResponse& res) { handle(req, res); },
+                  [this](int status, const std::string& reason, const std::string& path, HttpResponse& res) {
+                    error_page(status, reason, path, res);
+                  }};
 };
 
 Server::Server(Store& store, const Classroom& room, ServeSettings settings, std::string teacher_token, std::ostream& log)
-    : impl_(std::make_unique<Impl>(store, room, std::move(settings), std::move(teacher_token), log)) {
-  impl_->routes();
-}
+    : impl_(std::make_unique<Impl>(store, room, std::move(settings), std::move(teacher_token), log)) {}
 
 Server::~Server() = default;
 
 int Server::bind() {
-  const ServeSettings& s = impl_->settings;
-  if (s.port == 0) {
-    impl_->port = impl_->http.bind_to_any_port(s.host);
-    if (impl_->port < 0) throw Error(fmt::format("--host: cannot listen on {}", quoted_printable(s.host)));
-  } else {
-    if (!impl_->http.bind_to_port(s.host, s.port))
-      throw Error(fmt::format("--port: cannot listen on {}:{} (is it in use, or not an address of this machine?)",
-                              printable(s.host, 200), s.port));
-    impl_->port = s.port;
-  }
-  impl_->http.lengthen_backlog();
+  impl_->port = impl_->http.bind(impl_->settings.host, impl_->settings.port);
   return impl_->port;
 }
 
 std::string Server::address() const { return impl_->http.bound_address(); }
 
-void Server::run() { impl_->http.listen_after_bind(); }
+void Server::run() { impl_->http.run(); }
 
 void Server::stop() { impl_->http.stop(); }
 

@@ -1,10 +1,11 @@
-// serve/server.h: attnmark serve's HTTP server (cpp-httplib) and its routes:
+// serve/server.h: attnmark serve's routes over its HTTP server (serve/http_server.h):
 // the students' page, the JSON API and the teacher's page, over one Store.
 // A route reads the store once and hands what it read to serve/pages.h,
 // whose data writers/served_pages.h lays out; what a check sent is read by
 // readers/served_answers.h; sessions and sign-in limits are serve/sessions.h
 // and serve/limits.h, the teacher's downloads serve/exports.h, and the HTTP
-// plumbing (bodies under one limit, cookies) serve/http.h.
+// messages (requests read under fixed limits, cookies, forms) serve/http.h,
+// HTTPS serve/tls.h.
 //
 //   Server server(store, room, settings, teacher_token, std::cerr);
 //   int port = server.bind();   // 0 in settings: any free port
@@ -17,8 +18,9 @@
 // /teacher/student?id=, /teacher/gradebook.csv, /teacher/canvas.csv,
 // /teacher/moodle.csv.
 //
-// cpp-httplib runs handlers on a pool of threads: the Store and the session
-// and rate-limit tables are each behind a lock; the Classroom is read-only.
+// The HTTP server runs routes on a pool of worker threads: the Store and the
+// session and rate-limit tables are each behind a lock; the Classroom is
+// read-only.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +35,8 @@
 #include "writers/theme.h"
 
 namespace attnmark {
+
+class TlsContext;
 
 struct ServeSettings {
   std::string host = "127.0.0.1";
@@ -50,7 +54,10 @@ struct ServeSettings {
   int failures_per_address = 50;
   int failure_window_seconds = 15 * 60;
   std::size_t max_body_bytes = 64 * 1024;     // larger requests are refused with 413, whatever their Content-Type
-  std::size_t workers = 256;                  // threads serving connections (each open connection holds one)
+  // Threads running routes on whole requests (a connection holds none while
+  // it sends): enough that checks waiting on one commit share it.
+  std::size_t workers = 16;
+  std::shared_ptr<TlsContext> tls;            // --tls-cert/--tls-key or --tls-self-signed; null: plain HTTP
 };
 
 // Who can open the page at a numeric listening address (Server::address()).
@@ -60,6 +67,12 @@ enum class Reach {
   network,        // the network, at this one address of the machine
 };
 Reach reach_of(const std::string& address);
+
+// What the start and the teacher's page say when the page is plain HTTP on
+// an address the network can reach.
+inline constexpr const char* clear_text_warning =
+    "plain HTTP: access codes, answers and the teacher's token travel in clear text on the network; "
+    "start with --tls-self-signed (or --tls-cert FILE --tls-key FILE) to serve HTTPS";
 
 // The class's rules as the start prints them, for the teacher to see what
 // this start applies (they are options of each start, not kept in the

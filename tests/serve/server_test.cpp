@@ -687,6 +687,8 @@ TEST_CASE("serve: the start says who can reach the page, this machine only or th
                             "  teacher:  http://127.0.0.1:" + port + "/teacher?token=" + server.token() + "\n" +
                             "  (open to the network: students use this machine's address on the class's network, as "
                             "`hostname -I` lists it; the teacher's address works on this machine)\n"
+                            "  warning: plain HTTP: access codes, answers and the teacher's token travel in clear text "
+                            "on the network; start with --tls-self-signed (or --tls-cert FILE --tls-key FILE) to serve HTTPS\n"
                             "  rules: any number of checks; the gradebook counts each student's best attempt; "
                             "right answers never shown\n"
                             "Press Ctrl-C to stop.\n");

@@ -33,23 +33,25 @@ inline std::string write_roster(const std::filesystem::path& dir, int n, const s
 // repository root; stopped with SIGTERM (or killed) when it goes.
 class ServeProcess {
  public:
-  // `args` are shell words, as run_cli takes them. Waits (up to 20 s) for the
+  // `args` are shell words, as run_cli takes them; `shell_prefix` runs before
+  // the server in its shell ("ulimit -n 300; "). Waits (up to 20 s) for the
   // addresses to be printed; fails the test if the server ends instead.
-  explicit ServeProcess(const std::string& args, const std::filesystem::path& dir) : dir_(dir) {
+  explicit ServeProcess(const std::string& args, const std::filesystem::path& dir, const std::string& shell_prefix = "")
+      : dir_(dir) {
     static int serial = 0;
     const std::string tag = std::to_string(++serial);
     out_ = (dir / ("serve-" + tag + ".out")).string();
     err_ = (dir / ("serve-" + tag + ".err")).string();
     const char* other = std::getenv("ATTNMARK_TEST_BINARY");
     const std::string binary = other && *other ? other : ATTNMARK_BINARY;
-    const std::string command = "exec '" + binary + "' serve " + args + " --port 0 >'" + out_ + "' 2>'" + err_ + "' </dev/null";
+    const std::string command = shell_prefix + "exec '" + binary + "' serve " + args + " --port 0 >'" + out_ + "' 2>'" + err_ + "' </dev/null";
     pid_ = fork();
     if (pid_ == 0) {
       if (chdir(ATTNMARK_SOURCE_DIR) != 0) _exit(127);
       execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
-    const std::regex url(R"(teacher:  http://127\.0\.0\.1:(\d+)/teacher\?token=([0-9a-f]+))");
+    const std::regex url(R"(teacher:  https?://127\.0\.0\.1:(\d+)/teacher\?token=([0-9a-f]+))");
     for (int i = 0; i < 400; ++i) {
       std::smatch m;
       const std::string text = read(out_);
@@ -71,6 +73,7 @@ class ServeProcess {
 
   bool running() const { return port_ > 0 && pid_ > 0; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   const std::string& token() const { return token_; }
   std::string out() const { return read(out_); }
   std::string err() const { return read(err_); }
