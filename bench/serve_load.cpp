@@ -1,6 +1,6 @@
 // serve_load: attnmark serve under a class's load, on loopback.
 //
-//   serve_load ATTNMARK RUBRIC FOLDER [CLIENTS] [CHECKS] [RATE]
+//   serve_load ATTNMARK RUBRIC FOLDER [CLIENTS] [CHECKS] [RATE] [SLOW]
 //
 // Starts `ATTNMARK serve RUBRIC --seed 1 --roster FOLDER/roster.csv --db
 // FOLDER/class.sqlite --port 0` as its own process, with a roster of CLIENTS
@@ -13,6 +13,11 @@
 // that falls behind is not excused; without it (or 0), each client sends its
 // next check as soon as the last is answered (closed loop: the most the
 // server can do).
+// With SLOW, that many more connections from the same address hold on
+// while the checks run, half of them sending a header line every second and
+// never ending their request (slowloris), half opened and silent; their
+// number is printed with how many the server had closed by the end.
+// SERVE_ARGS in the environment: more options for the server.
 // Prints throughput, latency p50/p99/max, the server's peak memory (VmHWM)
 // and whether every answered check is in the database (nothing lost, none
 // twice). Exit 1 when a check fails or one is lost.
@@ -29,6 +34,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -77,6 +85,8 @@ int main(int argc, char** argv) {
   const int clients = argc > 4 ? std::stoi(argv[4]) : 200;
   const int checks = argc > 5 ? std::stoi(argv[5]) : 20000;
   const double rate = argc > 6 ? std::stod(argv[6]) : 0;
+  const int slow = argc > 7 ? std::stoi(argv[7]) : 0;
+  const char* serve_args = std::getenv("SERVE_ARGS");
   std::filesystem::create_directories(folder);
   const std::string db = folder + "/class.sqlite";
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
@@ -109,7 +119,8 @@ int main(int argc, char** argv) {
   const pid_t pid = fork();
   if (pid == 0) {
     const std::string command = "exec '" + attnmark + "' serve '" + rubric + "' --seed 1 --roster '" + folder +
-                                "/roster.csv' --db '" + db + "' --port 0 >'" + out_file + "' 2>&1";
+                                "/roster.csv' --db '" + db + "' --port 0 " + (serve_args ? serve_args : "") + " >'" +
+                                out_file + "' 2>&1";
     execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -136,6 +147,37 @@ int main(int argc, char** argv) {
       codes[i] = line.substr(line.find(',') + 1);
       if (!codes[i].empty() && codes[i].back() == '\r') codes[i].pop_back();
     }
+  }
+
+  // The slow connections, opened before the checks start and dribbled on
+  // one thread until they end.
+  std::vector<int> slow_fds;
+  std::atomic<bool> checks_done{false};
+  std::thread dribbler;
+  if (slow > 0) {
+    rlimit limit{};
+    getrlimit(RLIMIT_NOFILE, &limit);
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    for (int i = 0; i < slow; ++i) {
+      const int fd = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_port = htons(static_cast<std::uint16_t>(port));
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        std::cerr << "serve_load: slow connection " << i << " could not connect\n";
+        return 1;
+      }
+      if (i % 2 == 0) send(fd, "GET / HTTP/1.1\r\nHost: x\r\n", 26, MSG_NOSIGNAL);
+      slow_fds.push_back(fd);
+    }
+    dribbler = std::thread([&] {
+      while (!checks_done) {
+        for (std::size_t i = 0; i < slow_fds.size(); i += 2) send(slow_fds[i], "X-Slow: 1\r\n", 11, MSG_NOSIGNAL);
+        for (int t = 0; t < 10 && !checks_done; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    });
   }
 
   std::vector<std::vector<double>> latencies(clients);
@@ -176,6 +218,15 @@ int main(int argc, char** argv) {
     });
   for (std::thread& t : pool) t.join();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  checks_done = true;
+  if (dribbler.joinable()) dribbler.join();
+  int slow_closed = 0;
+  for (const int fd : slow_fds) {
+    char c;
+    const ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
+    if (n == 0 || (n > 0 && c == 'H')) ++slow_closed;  // closed, or answered (408)
+    close(fd);
+  }
   const double peak = peak_mb(pid);
   kill(pid, SIGTERM);
   int status = 0;
@@ -204,6 +255,10 @@ int main(int argc, char** argv) {
               rubric.c_str(), seconds, answered / seconds, pct(0.50), pct(0.99),
               all.empty() ? 0 : all.back(), peak, answered.load(), failed.load(), rows, distinct,
               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  if (slow > 0)
+    std::printf("serve_load: %d slow connections held on meanwhile (half dribbling headers, half silent); %d of them "
+                "answered 408 or closed by the end\n",
+                slow, slow_closed);
   for (const auto& [why, n] : failures) std::printf("serve_load: %d failed with %s\n", n, why.c_str());
   const bool lost = rows != answered || distinct != answered;
   if (lost) std::printf("serve_load: LOST or DUPLICATED checks\n");
