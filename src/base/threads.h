@@ -1,5 +1,5 @@
 // base/threads.h: the one way attnmark uses several cores. No other code in
-// src/ starts a thread (serve's requests are served on httplib's own pool).
+// src/ starts a thread but serve/http_server, whose workers run the routes.
 //
 // Each runs work on threads it starts and joins before it returns (a
 // Background at its join), and carries an exception thrown on any of them
