@@ -126,7 +126,7 @@ std::int64_t stored_attempts(const fs::path& db) {
 }  // namespace
 
 TEST_CASE("serve: 1,000 slow connections from one address do not keep a student's checks waiting, and are closed with 408",
-          "[serve][attack]") {
+          "[serve][attack][threads]") {
   raise_descriptor_limit(4096);
   const fs::path dir = class_dir("slow");
   ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
@@ -174,7 +174,7 @@ TEST_CASE("serve: 1,000 slow connections from one address do not keep a student'
 }
 
 TEST_CASE("serve: a flood of connections past the descriptor limit closes the stalest, and a student still checks",
-          "[serve][attack]") {
+          "[serve][attack][threads]") {
   raise_descriptor_limit(4096);
   const fs::path dir = class_dir("flood");
   // The server may hold about 300 descriptors: far fewer than the flood.
@@ -195,7 +195,7 @@ TEST_CASE("serve: a flood of connections past the descriptor limit closes the st
   CHECK_FALSE(idle.back()->closed_by_peer(100));
 }
 
-TEST_CASE("serve: the request line and header fields are bounded (414, 431), and a header flood is not kept", "[serve][attack]") {
+TEST_CASE("serve: the request line and header fields are bounded (414, 431), and a header flood is not kept", "[serve][attack][threads]") {
   const fs::path dir = class_dir("headers");
   ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
   REQUIRE(server.running());
@@ -234,7 +234,7 @@ TEST_CASE("serve: the request line and header fields are bounded (414, 431), and
   CHECK(r->status == 200);
 }
 
-TEST_CASE("serve: a GET or HEAD with a body is refused whole: its body never runs as a hidden request", "[serve][attack]") {
+TEST_CASE("serve: a GET or HEAD with a body is refused whole: its body never runs as a hidden request", "[serve][attack][threads]") {
   const fs::path dir = class_dir("smuggle");
   ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
   REQUIRE(server.running());
@@ -266,7 +266,7 @@ TEST_CASE("serve: a GET or HEAD with a body is refused whole: its body never run
 }
 
 TEST_CASE("serve: --tls-self-signed serves HTTPS with HSTS and Secure cookies, and prints the certificate's fingerprint",
-          "[serve][attack][tls]") {
+          "[serve][attack][tls][threads]") {
   const fs::path dir = class_dir("tls");
   const std::string roster = write_roster(dir, 1);
   std::string fingerprint;
@@ -320,7 +320,7 @@ TEST_CASE("serve: --tls-self-signed serves HTTPS with HSTS and Secure cookies, a
 }
 
 TEST_CASE("serve: --tls-cert and --tls-key serve HTTPS with the teacher's certificate, and a wrong pair is refused",
-          "[serve][attack][tls]") {
+          "[serve][attack][tls][threads]") {
   const fs::path dir = class_dir("tls-files");
   const std::string roster = write_roster(dir, 1);
   // A certificate made by a first start, used as the teacher's own.
@@ -354,7 +354,7 @@ TEST_CASE("serve: --tls-cert and --tls-key serve HTTPS with the teacher's certif
 }
 
 TEST_CASE("serve: plain HTTP on an address the network reaches says so at start, with how to turn HTTPS on",
-          "[serve][attack]") {
+          "[serve][attack][threads]") {
   const fs::path dir = class_dir("clear");
   ServeProcess server(serve_args(dir, write_roster(dir, 1), "--host 0.0.0.0"), dir);
   REQUIRE(server.running());
