@@ -130,9 +130,13 @@ struct HttpServer::Impl {
     bool close;
     int delay_ms;
   };
+  // Whole requests wait per client address and are taken in turns, one
+  // address after another: a client with a thousand connections waits
+  // behind itself, not in front of every other student.
   std::mutex jobs_mutex;
   std::condition_variable jobs_ready;
-  std::deque<Job> jobs;
+  std::unordered_map<std::string, std::deque<Job>> waiting;  // address → its requests, oldest first
+  std::deque<std::string> turns;                             // each address with a request waiting, once
   std::mutex done_mutex;
   std::vector<Done> done;
   std::vector<std::thread> workers;
@@ -154,10 +158,15 @@ struct HttpServer::Impl {
       Job job;
       {
         std::unique_lock lock(jobs_mutex);
-        jobs_ready.wait(lock, [&] { return stopping || !jobs.empty(); });
-        if (jobs.empty()) return;
-        job = std::move(jobs.front());
-        jobs.pop_front();
+        jobs_ready.wait(lock, [&] { return stopping || !turns.empty(); });
+        if (turns.empty()) return;
+        const std::string address = std::move(turns.front());
+        turns.pop_front();
+        std::deque<Job>& queue = waiting.at(address);
+        job = std::move(queue.front());
+        queue.pop_front();
+        if (queue.empty()) waiting.erase(address);
+        else turns.push_back(address);
       }
       HttpResponse res;
       try {
@@ -357,7 +366,9 @@ struct HttpServer::Impl {
     if (++c.served >= options.requests_per_connection) request.headers.emplace_back("connection", "close");
     {
       std::lock_guard lock(jobs_mutex);
-      jobs.push_back(Job{c.id, std::move(request)});
+      std::deque<Job>& queue = waiting[c.address];
+      if (queue.empty()) turns.push_back(c.address);
+      queue.push_back(Job{c.id, std::move(request)});
     }
     jobs_ready.notify_one();
     return true;

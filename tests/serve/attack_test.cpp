@@ -52,8 +52,15 @@ void raise_descriptor_limit(rlim_t wanted) {
 // A raw loopback connection to the server.
 struct Socket {
   int fd = -1;
-  explicit Socket(int port) {
+  // From `source` (another loopback address, 127.0.0.2, is another client).
+  explicit Socket(int port, const char* source = nullptr) {
     fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (source) {
+      sockaddr_in from{};
+      from.sin_family = AF_INET;
+      inet_pton(AF_INET, source, &from.sin_addr);
+      ::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from);
+    }
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -171,6 +178,51 @@ TEST_CASE("serve: 1,000 slow connections from one address do not keep a student'
   }
   CHECK(timed_out == 10);
   CHECK(stored_attempts(dir / "class.sqlite") == 40);
+}
+
+TEST_CASE("serve: requests are taken in turns by address: a flood from one address does not queue another's check",
+          "[serve][attack][threads]") {
+  raise_descriptor_limit(4096);
+  const fs::path dir = class_dir("turns");
+  ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
+  REQUIRE(server.running());
+  const std::string code = code_of((dir / "class.sqlite").string(), "s001");
+  // 300 connections from 127.0.0.1 asking for the sign-in page as fast as it comes.
+  std::atomic<bool> done{false};
+  std::atomic<long> flooded{0};
+  std::vector<std::thread> flood;
+  for (int t = 0; t < 4; ++t)
+    flood.emplace_back([&] {
+      std::vector<std::unique_ptr<Socket>> mine;
+      for (int i = 0; i < 75; ++i) mine.push_back(std::make_unique<Socket>(server.port()));
+      const std::string get = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+      for (auto& s : mine) s->send(get + get + get + get);
+      char buffer[65536];
+      while (!done) {
+        for (auto& s : mine) {
+          const ssize_t n = ::recv(s->fd, buffer, sizeof buffer, MSG_DONTWAIT);
+          if (n > 0) {
+            flooded += n;
+            s->send(get);
+          }
+        }
+      }
+    });
+  // Another client, at 127.0.0.2: each check is answered.
+  const std::string body = check_body("s001", code);
+  int answered = 0;
+  for (int i = 0; i < 20; ++i) {
+    Socket s(server.port(), "127.0.0.2");
+    REQUIRE(s.fd >= 0);
+    s.send("POST /api/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+    if (s.receive(5000).starts_with("HTTP/1.1 200 OK\r\n")) ++answered;
+  }
+  done = true;
+  for (std::thread& t : flood) t.join();
+  CHECK(flooded > 0);
+  CHECK(answered == 20);
+  CHECK(stored_attempts(dir / "class.sqlite") == 20);
 }
 
 TEST_CASE("serve: a flood of connections past the descriptor limit closes the stalest, and a student still checks",
