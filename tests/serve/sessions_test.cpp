@@ -58,7 +58,7 @@ TEST_CASE("sessions: an anonymous form's token is its cookie's MAC under this st
   CHECK(sessions.size() == 0);
 }
 
-TEST_CASE("sessions: sign-in makes a new id and token; a student keeps at most 20, the least recently used going", "[sessions]") {
+TEST_CASE("sessions: sign-in makes a new id and token, and a student keeps at most 20, the least recently used going", "[sessions]") {
   Sessions sessions(key);
   const Opened visitor = sessions.open("", {}, 0);
   const std::string id = sessions.sign_in(visitor.id, "s001", {}, 10);

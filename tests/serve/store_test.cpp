@@ -310,7 +310,7 @@ TEST_CASE("serve: a schema 1 database is migrated with each student's stored byt
   CHECK(store.counted_bytes_of("s3") == 0);
 }
 
-TEST_CASE("serve: the database, its -wal and -shm are 0600 under a umask of 022; an older 0644 file is made 0600 and said") {
+TEST_CASE("serve: the database, its -wal and -shm are 0600 under a umask of 022, and an older 0644 file is made 0600 and said") {
   const mode_t before = ::umask(022);
   const fs::path db = fresh("modes");
   {
