@@ -42,6 +42,9 @@ class Descriptor {
 
 std::string reason(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
+mode_t file_mode(Access access) { return access == Access::owner_only ? 0600 : 0644; }
+mode_t folder_mode(Access access) { return access == Access::owner_only ? 0700 : 0755; }
+
 std::string size_message(std::uintmax_t size, std::size_t max_bytes) {
   return "file is " + std::to_string(size) + " bytes; the limit is " + std::to_string(max_bytes);
 }
@@ -158,11 +161,13 @@ bool write_all(int fd, std::string_view bytes) {
 
 }  // namespace
 
-NewFile::NewFile(std::string path) : path_(std::move(path)) {
+NewFile::NewFile(std::string path, Access access) : path_(std::move(path)) {
   // Created fresh (O_EXCL), never through a symbolic link planted there
-  // (O_NOFOLLOW), and locked while this run lives.
-  temporary_ = make_temporary(path_, fd_, [](const std::string& name) {
-    return ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  // (O_NOFOLLOW), and locked while this run lives. Its mode from the start:
+  // an owner_only file is never readable by others, not even half written.
+  const mode_t mode = file_mode(access);
+  temporary_ = make_temporary(path_, fd_, [mode](const std::string& name) {
+    return ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
   });
   if (fd_ < 0) throw Error(path_, 0, 0, reason("cannot write"));
 }
@@ -187,19 +192,51 @@ void NewFile::commit() {
   committed_ = true;
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
+void write_file(const std::string& path, const std::string& bytes, Access access) {
   const std::filesystem::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
   if (ec) throw Error(path, 0, 0, "cannot create folder: " + ec.message());
-  NewFile file(path);
+  NewFile file(path, access);
   file.append(bytes);
   file.commit();
 }
 
-NewFolder::NewFolder(std::string path) : path_(std::move(path)) {
-  temporary_ = make_temporary(path_, fd_, [](const std::string& name) {
-    if (::mkdir(name.c_str(), 0755) != 0) return -1;
+void create_private_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  if (errno != EEXIST) throw Error(path, 0, 0, reason("cannot create"));
+}
+
+std::optional<unsigned> make_owner_only(const std::string& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || (info.st_mode & 077) == 0) return std::nullopt;
+  if (::chmod(path.c_str(), 0600) != 0) throw Error(path, 0, 0, reason("cannot make it private (chmod 600)"));
+  return static_cast<unsigned>(info.st_mode & 07777);
+}
+
+std::optional<unsigned> open_to_others(const std::string& folder) {
+  std::error_code ec;
+  const std::filesystem::path path = std::filesystem::absolute(folder.empty() ? "." : folder, ec);
+  struct stat info {};
+  if (ec || ::stat(path.c_str(), &info) != 0 || (info.st_mode & (S_IROTH | S_IXOTH)) == 0) return std::nullopt;
+  // Others reach it only through folders they may enter: a home folder of
+  // 0700 or 0750 keeps everything under it from them.
+  for (std::filesystem::path above = path.parent_path(); ; above = above.parent_path()) {
+    struct stat up {};
+    if (::stat(above.c_str(), &up) != 0 || (up.st_mode & S_IXOTH) == 0) return std::nullopt;
+    if (above == above.root_path()) break;
+  }
+  return static_cast<unsigned>(info.st_mode & 07777);
+}
+
+NewFolder::NewFolder(std::string path, Access access) : path_(std::move(path)), access_(access) {
+  const mode_t mode = folder_mode(access);
+  temporary_ = make_temporary(path_, fd_, [mode](const std::string& name) {
+    if (::mkdir(name.c_str(), mode) != 0) return -1;
     const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
       const int saved = errno;
@@ -221,13 +258,13 @@ NewFolder::~NewFolder() {
 
 void NewFolder::write(const std::string& name, std::string_view bytes) {
   const std::string shown = path_ + "/" + name;
-  Descriptor fd(::openat(fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  Descriptor fd(::openat(fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode(access_)));
   if (fd.get() < 0) throw Error(shown, 0, 0, reason("cannot write"));
   if (!write_all(fd.get(), bytes) || !fd.close()) throw Error(shown, 0, 0, reason("write failed"));
 }
 
 void NewFolder::make_folder(const std::string& name) {
-  if (::mkdirat(fd_, name.c_str(), 0755) != 0 && errno != EEXIST)
+  if (::mkdirat(fd_, name.c_str(), folder_mode(access_)) != 0 && errno != EEXIST)
     throw Error(path_ + "/" + name, 0, 0, reason("cannot create folder"));
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,12 +51,38 @@ FolderContents walk_folder(const std::string& root, const std::vector<std::strin
 // A live run's are left alone. Best effort; never throws.
 void remove_stale_temporaries(const std::string& folder);
 
+// Who may read a file attnmark writes. The one home of file modes: a file
+// holding access codes, keys, the class's secret or its attempts is
+// owner_only; other outputs are for everyone the umask lets read them.
+enum class Access {
+  everyone,    // files 0644, folders 0755 (less the umask)
+  owner_only,  // files 0600, folders 0700: no other user of the machine reads them
+};
+
 // Writes `bytes` to a fresh temporary name beside `path` (created with
 // O_EXCL | O_NOFOLLOW, so never through a planted link), then renames it
 // over `path`: a reader, or a run that is interrupted, sees the old file or
 // the new one, never half a file (not synced: a power cut may lose it). Creates missing parent
 // folders. Throws Error naming the path on failure; the temporary is removed.
-void write_file(const std::string& path, const std::string& bytes);
+void write_file(const std::string& path, const std::string& bytes, Access access = Access::everyone);
+
+// Creates an empty file at `path` that only its owner may read and write
+// (0600), unless something is there already (then left as it is). Never
+// through a link planted there. Throws Error naming the path when it
+// cannot ("cannot create: <reason>").
+void create_private_file(const std::string& path);
+
+// Makes the file at `path` 0600 when its group or others may read or write
+// it, and returns the mode it had (0644); nothing when it was private
+// already or nothing is there. A symbolic link is left alone. Throws Error
+// naming the path when its mode cannot be changed.
+std::optional<unsigned> make_owner_only(const std::string& path);
+
+// The mode of `folder` when users other than its owner and group may list
+// or enter it (S_IROTH or S_IXOTH: 0755, 0705, 0701...) and may reach it
+// (every folder above it has S_IXOTH), else nothing (also when it cannot be
+// read: the caller's own open of a file in it then says why).
+std::optional<unsigned> open_to_others(const std::string& folder);
 
 // A file written in pieces that appears whole: the pieces go to a fresh
 // temporary name beside `path` (O_EXCL | O_NOFOLLOW, so never through a
@@ -69,7 +96,7 @@ void write_file(const std::string& path, const std::string& bytes);
 //   gradebook.commit();
 class NewFile {
  public:
-  explicit NewFile(std::string path);  // throws Error naming the path
+  explicit NewFile(std::string path, Access access = Access::everyone);  // throws Error naming the path
   NewFile(const NewFile&) = delete;
   NewFile& operator=(const NewFile&) = delete;
   ~NewFile();
@@ -97,8 +124,9 @@ class NewFile {
 // they are done. Throws Error naming the path on failure.
 class NewFolder {
  public:
-  // REQUIRES: the parent of `path` exists.
-  explicit NewFolder(std::string path);
+  // REQUIRES: the parent of `path` exists. `access` is the folder's, its
+  // folders' and its files' alike.
+  explicit NewFolder(std::string path, Access access = Access::everyone);
   NewFolder(const NewFolder&) = delete;
   NewFolder& operator=(const NewFolder&) = delete;
   // Removes the temporary folder, unless committed.
@@ -120,6 +148,7 @@ class NewFolder {
 
  private:
   std::string path_, temporary_;
+  Access access_;
   int fd_ = -1;  // the temporary folder, open
   bool committed_ = false;
 };

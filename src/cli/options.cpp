@@ -12,6 +12,7 @@
 
 #include "attnmark/base/error.h"
 #include "base/text.h"
+#include "serve/limits.h"
 
 namespace attnmark {
 
@@ -25,6 +26,26 @@ std::uint64_t parse_unsigned(std::string_view text, std::uint64_t min, std::uint
     throw Error(fmt::format("{}: expected a whole number from {} to {}; got {}", description, min, max,
                             quoted_printable(text)));
   return value;
+}
+
+std::uint64_t parse_size(std::string_view text, std::uint64_t min, std::uint64_t max, std::string_view description) {
+  const auto fail = [&]() -> std::uint64_t {
+    throw Error(fmt::format("{}: expected a size like 2MiB, 512KiB or 1GiB from {} to {}; got {}", description,
+                            byte_size_text(static_cast<std::int64_t>(min)), byte_size_text(static_cast<std::int64_t>(max)),
+                            quoted_printable(text)));
+  };
+  std::uint64_t unit = 1;
+  std::string_view digits = text;
+  for (const auto& [suffix, bytes] : {std::pair{"KiB", kibibyte}, {"MiB", mebibyte}, {"GiB", gibibyte}})
+    if (text.ends_with(suffix)) {
+      unit = static_cast<std::uint64_t>(bytes);
+      digits = text.substr(0, text.size() - 3);
+    }
+  std::uint64_t value = 0;
+  const char* end = digits.data() + digits.size();
+  const auto [stop, ec] = std::from_chars(digits.data(), end, value);
+  if (ec != std::errc() || stop != end || value > max / unit || value * unit < min || value * unit > max) fail();
+  return value * unit;
 }
 
 std::uint64_t parse_seed(const std::string& text) {

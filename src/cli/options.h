@@ -32,6 +32,12 @@ namespace attnmark {
 // 256; got '0'"); `description` names the option.
 std::uint64_t parse_unsigned(std::string_view text, std::uint64_t min, std::uint64_t max, std::string_view description);
 
+// `text` as a size in bytes from `min` to `max`: a whole number (as
+// parse_unsigned reads one), then KiB, MiB or GiB, or nothing for bytes
+// ("2MiB", "512KiB", "1GiB", "4096"). Throws Error ("--db-max: expected a
+// size like 2MiB, 512KiB or 1GiB from 1 MiB to 1024 GiB; got '-1'").
+std::uint64_t parse_size(std::string_view text, std::uint64_t min, std::uint64_t max, std::string_view description);
+
 // --seed: 0 to 2^64 − 1. Throws Error ("--seed: ...").
 std::uint64_t parse_seed(const std::string& text);
 

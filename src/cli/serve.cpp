@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
 #include <ifaddrs.h>
@@ -20,6 +21,7 @@
 #include "readers/rubric_loader.h"
 #include "serve/classroom.h"
 #include "serve/codes.h"
+#include "serve/pages.h"
 #include "serve/server.h"
 #include "serve/store.h"
 #include "serve/tls.h"
@@ -94,7 +96,33 @@ std::vector<std::string> own_names(const std::string& host) {
   return names;
 }
 
+// Warns when other users of the machine may list or enter the folder
+// holding `db`: the database itself is 0600, but what the teacher puts
+// beside it (a backup, an export of codes) is as open as the folder lets it be.
+void warn_of_open_folder(const std::string& db, std::ostream& err) {
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::absolute(std::filesystem::path(db), ec).parent_path();
+  if (ec) return;
+  if (const std::optional<unsigned> mode = open_to_others(folder.string()))
+    err << fmt::format("attnmark serve: warning: other users of this machine can open the folder of {}, {} (mode "
+                       "{:04o}); the database is kept 0600, but a backup or a list of codes put there is theirs to "
+                       "read as the folder allows: chmod 700 that folder to keep it to yourself\n",
+                       printable(db, 500), quoted_printable(folder.string()), *mode);
+}
+
 }  // namespace
+
+ClassLimits class_limits(const ServeOptions& options) {
+  ClassLimits limits;
+  if (options.checks_per_minute)
+    limits.checks_per_minute = static_cast<int>(parse_unsigned(*options.checks_per_minute, 1, 100000, "--checks-per-minute"));
+  if (options.storage_per_student)
+    limits.storage_per_student = static_cast<std::int64_t>(
+        parse_size(*options.storage_per_student, 64 * kibibyte, gibibyte, "--storage-per-student"));
+  if (options.db_max)
+    limits.database_max = static_cast<std::int64_t>(parse_size(*options.db_max, mebibyte, 1024 * gibibyte, "--db-max"));
+  return limits;
+}
 
 void declare_serve(CLI::App& sub, ServeOptions& options) {
   sub.add_option("RUBRIC", options.rubrics, "Rubric file (YAML); stored at the first start")
@@ -114,6 +142,15 @@ void declare_serve(CLI::App& sub, ServeOptions& options) {
                  "With the rubric's reveal_answers: true, show answers only after this (UTC)")
       ->type_name("DATE");
   add_score_option(sub, options.score, "The gradebook's attempt of each student: best or last");
+  sub.add_option("--checks-per-minute", options.checks_per_minute,
+                 "Checks allowed per student in any minute (default 30); more are refused for a while")
+      ->type_name("N");
+  sub.add_option("--storage-per-student", options.storage_per_student,
+                 "Attempts' bytes kept per student (default 2MiB); later checks are answered, not kept")
+      ->type_name("SIZE");
+  sub.add_option("--db-max", options.db_max,
+                 "The database's largest size (default 1GiB); past it checks are answered, not kept")
+      ->type_name("SIZE");
   add_page_options(sub, options.page);
   sub.add_option("--tls-cert", options.tls_cert, "HTTPS: the server's certificate chain (PEM), with --tls-key")
       ->type_name("FILE");
@@ -135,6 +172,7 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
   if (!options.reveal_after.empty()) settings.reveal_after = parse_date("--reveal-after", options.reveal_after);
   settings.score = parse_score_rule(options.score);
   settings.style = options.page.style();
+  settings.limits = class_limits(options);
 
   if (options.tls_self_signed && (!options.tls_cert.empty() || !options.tls_key.empty()))
     throw Error("--tls-self-signed: give it, or --tls-cert and --tls-key, not both");
@@ -159,6 +197,8 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
         "  (browsers warn once about a certificate they do not know: check that the fingerprint they show is this one)\n",
         printable(made.certificate_file, 500), made.made ? "made now" : "made at an earlier start", made.fingerprint);
   }
+  for (const std::string& note : store.opening_notes()) err << "attnmark serve: " << printable(note, 1000) << "\n";
+  warn_of_open_folder(options.db, err);
   const Classroom room = Classroom::from_record(class_of(options, store));
   if (settings.reveal_after && !room.rubric().reveal_in_feedback)
     throw Error(fmt::format("--reveal-after: rubric {} never shows right answers (it does not say reveal_answers: true); "
@@ -212,7 +252,8 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
       "Press Ctrl-C to stop.\n",
       printable(display_title(room.rubric()), 200), room.roster().size(), room.roster().size() == 1 ? "" : "s",
       printable(options.db, 500), printable(room.rubric().name, 200), room.seed(), scheme, students_host, port, scheme,
-      teacher_host, port, token, reach_line, tls_line, clear_text_line, class_rules(settings, room.rubric().reveal_in_feedback));
+      teacher_host, port, token, reach_line, tls_line, clear_text_line,
+      class_rules(settings, room.rubric().reveal_in_feedback));
   out.flush();
 
   Background watcher([&server, stop_signals] {
@@ -236,6 +277,8 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
 
 void declare_access_codes(CLI::App& sub, AccessCodesOptions& options) {
   sub.add_option("--db", options.db, "The class's SQLite file")->required()->type_name("FILE");
+  sub.add_option("-o,--output", options.output, "Write the codes to FILE, readable by you only (default: standard output)")
+      ->type_name("FILE");
 }
 
 int run_access_codes(const AccessCodesOptions& options, std::ostream& out, std::ostream&) {
@@ -243,7 +286,8 @@ int run_access_codes(const AccessCodesOptions& options, std::ostream& out, std::
   const Classroom room = Classroom::from_record(store.load_class());
   std::string csv = "student,code\r\n";
   for (const RosterEntry& e : room.roster()) csv += csv_text_field(e.student) + "," + room.code_of(e.student) + "\r\n";
-  out << csv;
+  if (options.output.empty()) out << csv;
+  else write_file(options.output, csv, Access::owner_only);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/mark.h"
 #include "cli/options.h"
+#include "serve/limits.h"
 
 namespace attnmark {
 
@@ -23,14 +24,22 @@ struct ServeOptions {
   std::string close;                    // --close DATE (parse_date)
   std::string reveal_after;             // --reveal-after DATE (parse_date)
   std::string score = "best";           // --score: best or last attempt
+  std::optional<std::string> checks_per_minute;    // --checks-per-minute: 1 to 100000 per student (default 30)
+  std::optional<std::string> storage_per_student;  // --storage-per-student SIZE (parse_size; default 2MiB)
+  std::optional<std::string> db_max;               // --db-max SIZE (parse_size; default 1GiB)
   PageOptions page;                     // --theme, --text-size
   std::string tls_cert, tls_key;        // --tls-cert, --tls-key: PEM files (HTTPS)
   bool tls_self_signed = false;         // --tls-self-signed: HTTPS with a certificate made beside --db
 };
 
 struct AccessCodesOptions {
-  std::string db;  // --db: the served class's SQLite file
+  std::string db;      // --db: the served class's SQLite file
+  std::string output;  // -o: the CSV to write (0600), or "": standard output
 };
+
+// The caps of --checks-per-minute, --storage-per-student and --db-max (the
+// defaults of ClassLimits when absent). Throws Error naming the option.
+ClassLimits class_limits(const ServeOptions& options);
 
 void declare_serve(CLI::App& sub, ServeOptions& options);
 int run_serve(const ServeOptions& options, std::ostream& out, std::ostream& err);

@@ -34,16 +34,31 @@ std::string random_hex(std::size_t bytes) {
   return hex(buffer.data(), bytes);
 }
 
-std::string access_code(std::string_view secret, std::string_view student) {
-  std::string message = "attnmark access code";
+namespace {
+
+// HMAC-SHA256(key, label + '\0' + text) into `mac` (32 bytes).
+void labelled_mac(std::string_view key, std::string_view label, std::string_view text, unsigned char* mac) {
+  std::string message(label);
   message += '\0';
-  message += student;
-  unsigned char mac[EVP_MAX_MD_SIZE];
+  message += text;
   unsigned int length = 0;
-  if (!HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
             reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &length) ||
-      length < 16)
+      length != 32)
     throw Error("HMAC-SHA256 failed");
+}
+
+}  // namespace
+
+std::string labelled_hmac_hex(std::string_view key, std::string_view label, std::string_view text) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  labelled_mac(key, label, text, mac);
+  return hex(mac, 32);
+}
+
+std::string access_code(std::string_view secret, std::string_view student) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  labelled_mac(secret, "attnmark access code", student, mac);
   // 128 bits of the MAC, read as a number and written in base 31: 10 digits
   // use 49.5 bits, and the bias of taking them from 128 is below 2^-78.
   unsigned __int128 n = 0;

@@ -27,6 +27,11 @@ std::string random_hex(std::size_t bytes);
 // groups of five ("k7mq4-xh2pa"); about 49 bits.
 std::string access_code(std::string_view secret, std::string_view student);
 
+// HMAC-SHA256(key, label + '\0' + text) as 64 lower-case hex digits: each
+// use names its own `label` ("attnmark access code", "attnmark anonymous
+// form"), so no MAC made for one purpose is ever valid for another.
+std::string labelled_hmac_hex(std::string_view key, std::string_view label, std::string_view text);
+
 // A code as typed: lower case, spaces, tabs, line ends and dashes dropped
 // ("K7MQ4 XH2PA" → "k7mq4xh2pa"; a code copied from access-codes' CSV
 // with its "\r\n" matches too).

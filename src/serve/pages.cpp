@@ -1,6 +1,8 @@
 #include "serve/pages.h"
 
 #include <algorithm>
+#include <ctime>
+#include <fmt/format.h>
 #include <utility>
 
 #include "attnmark/lesson/variant.h"
@@ -9,6 +11,63 @@
 #include "serve/score_rule.h"
 
 namespace attnmark {
+
+std::string utc_date_time(std::int64_t seconds) {
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+std::string class_rules_text(const ClassRules& rules, bool reveals) {
+  std::string out = rules.attempts ? fmt::format("{} stored check{} per student", *rules.attempts,
+                                                 *rules.attempts == 1 ? "" : "s")
+                                   : "any number of checks";
+  if (rules.close_at) out += fmt::format("; closes {} (later checks are answered, not stored)", utc_date_time(*rules.close_at));
+  out += rules.score == ScoreRule::best ? "; the gradebook counts each student's best attempt"
+                                        : "; the gradebook counts each student's last attempt";
+  out += !reveals ? "; right answers never shown"
+         : rules.reveal_after ? fmt::format("; right answers shown from {}", utc_date_time(*rules.reveal_after))
+                              : "; right answers shown with each check";
+  return out + "; " + limits_rules_text(rules.limits);
+}
+
+namespace {
+// "40 seconds", "14 minutes" (rounded up): how long until a limit lets go.
+std::string wait_text(std::int64_t seconds) {
+  if (seconds < 60) return fmt::format("{} second{}", seconds, seconds == 1 ? "" : "s");
+  const std::int64_t minutes = (seconds + 59) / 60;
+  return fmt::format("{} minute{}", minutes, minutes == 1 ? "" : "s");
+}
+}  // namespace
+
+TeacherLimits teacher_limits(CheckRate& checks, SignInLimits& sign_ins, const std::vector<StorageUse>& at_cap,
+                             std::int64_t database_bytes, const ClassRules& rules, bool reveals, std::int64_t now_ms,
+                             std::string csrf, std::string cleared) {
+  const ClassLimits& caps = rules.limits;
+  TeacherLimits l;
+  l.csrf = std::move(csrf);
+  l.rules = class_rules_text(rules, reveals);
+  l.database = byte_size_text(database_bytes) + " of " + byte_size_text(caps.database_max);
+  l.database_full = database_bytes >= caps.database_max;
+  l.cleared = std::move(cleared);
+  for (const auto& [student, seconds] : checks.limited(now_ms))
+    l.rows.push_back({"checks", student, student,
+                      fmt::format("{} checks in the last minute, as many as allowed; free in {}",
+                                  checks.per_minute(), wait_text(seconds))});
+  for (const StorageUse& u : at_cap)
+    l.rows.push_back({"storage", u.student, u.student,
+                      fmt::format("{} of attempts stored ({} allowed); later checks are answered, not kept",
+                                  byte_size_text(u.bytes), byte_size_text(caps.storage_per_student))});
+  for (const Slowed& s : sign_ins.slowed(now_ms))
+    l.rows.push_back({s.kind, s.key, s.kind == "address" ? "from " + s.key : "as " + s.key,
+                      fmt::format("{} failed sign-ins in 15 minutes; {}; free in {}", s.failures,
+                                  s.queued ? "its sign-ins wait their turn, one a second" : "wrong codes answered slowly",
+                                  wait_text(s.seconds_left))});
+  return l;
+}
 
 StudentPage student_page(const Classroom& room, const RulesNow& rules, const Session& session,
                          const std::vector<AttemptRecord>& attempts, std::map<std::string, std::string> values,

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "serve/classroom.h"
+#include "serve/limits.h"
+#include "serve/score_rule.h"
 #include "serve/sessions.h"
 #include "serve/store.h"
 #include "writers/served_pages.h"
@@ -28,6 +30,36 @@ struct RulesNow {
   bool reveal = false;                   // right answers may be shown now
   std::optional<std::int64_t> attempts;  // --attempts
 };
+
+// Unix seconds as the pages and the rules line write them, UTC: "2026-12-24T17:00:00Z".
+std::string utc_date_time(std::int64_t seconds);
+
+// The rules of one start (attnmark serve's options; they are not kept in the database).
+struct ClassRules {
+  std::optional<std::int64_t> attempts;      // --attempts
+  std::optional<std::int64_t> close_at;      // --close, Unix seconds
+  std::optional<std::int64_t> reveal_after;  // --reveal-after, Unix seconds
+  ScoreRule score = ScoreRule::best;         // --score
+  ClassLimits limits;                        // --checks-per-minute, --storage-per-student, --db-max
+};
+
+// The class's rules as the start's rules: line and the teacher's page say
+// them. `reveals`: the rubric says reveal_answers: true.
+//   class_rules_text(ClassRules{}, false) ==
+//       "any number of checks; the gradebook counts each student's best attempt; right answers never shown; "
+//       "at most 30 checks a minute per student; up to 2 MiB of attempts stored per student and 1 GiB in all "
+//       "(later checks are answered, not stored)"
+std::string class_rules_text(const ClassRules& rules, bool reveals);
+
+// The teacher page's section on limits at `now_ms` (serve/limits.h's
+// steady milliseconds): students refused checks for the minute, students
+// whose attempts met their storage cap (`at_cap`, store.students_at_storage_cap()),
+// slowed sign-in addresses and ids, the database's size (store.database_bytes())
+// against its cap; `csrf` the teacher's form token, `cleared` what the last
+// clear did (clear_limit's sentence) or "".
+TeacherLimits teacher_limits(CheckRate& checks, SignInLimits& sign_ins, const std::vector<StorageUse>& at_cap,
+                             std::int64_t database_bytes, const ClassRules& rules, bool reveals, std::int64_t now_ms,
+                             std::string csrf, std::string cleared);
 
 // The student's page of signed-in `session`: their worksheet with `values` in
 // its inputs, `shown`'s marks and feedback, `notice`, and `attempts` (theirs,

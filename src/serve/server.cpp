@@ -3,7 +3,10 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <chrono>
 #include <ctime>
 #include <fmt/format.h>
 #include <mutex>
@@ -50,31 +53,26 @@ constexpr const char* html_type = "text/html; charset=utf-8";
 
 std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
-std::string utc_text(std::int64_t seconds) {
-  const std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
+// Steady milliseconds, as serve/limits.h counts.
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 const char* session_cookie = "attnmark_session";
 const char* teacher_cookie = "attnmark_teacher";
+// A browser that signed a student in before (serve/limits.h): it never waits
+// its turn behind a flooding address.
+const char* known_cookie = "attnmark_known";
 
 }  // namespace
 
 std::string class_rules(const ServeSettings& settings, bool reveals) {
-  std::string out = settings.attempts ? fmt::format("{} stored check{} per student", *settings.attempts,
-                                                    *settings.attempts == 1 ? "" : "s")
-                                      : "any number of checks";
-  if (settings.close_at) out += fmt::format("; closes {} (later checks are answered, not stored)", utc_text(*settings.close_at));
-  out += settings.score == ScoreRule::best ? "; the gradebook counts each student's best attempt"
-                                           : "; the gradebook counts each student's last attempt";
-  out += !reveals ? "; right answers never shown"
-         : settings.reveal_after ? fmt::format("; right answers shown from {}", utc_text(*settings.reveal_after))
-                                 : "; right answers shown with each check";
-  return out;
+  return class_rules_text(rules_of(settings), reveals);
+}
+
+ClassRules rules_of(const ServeSettings& settings) {
+  return {settings.attempts, settings.close_at, settings.reveal_after, settings.score, settings.limits};
 }
 
 // The routes: each handler reads what it needs of the store once, and hands
@@ -88,7 +86,9 @@ struct Server::Impl {
   std::mutex log_mutex;
   int port = 0;
   Sessions sessions;
-  SignInLimits limits;
+  SignInLimits sign_ins;
+  CheckRate check_rate;
+  std::atomic<bool> told_full{false};  // the teacher heard the database is at --db-max
 
   Impl(Store& s, const Classroom& r, ServeSettings st, std::string token, std::ostream& l)
       : store(s),
@@ -96,12 +96,13 @@ struct Server::Impl {
         settings(std::move(st)),
         teacher_token(std::move(token)),
         log(l),
-        limits(settings.failures_per_id, settings.failures_per_address, settings.failure_window_seconds) {}
+        sign_ins(room.secret()),
+        check_rate(settings.limits.checks_per_minute) {}
 
   // One line to the teacher's standard error, whole however many threads tell.
   void tell_teacher(const std::string& line) {
     std::lock_guard lock(log_mutex);
-    log << "attnmark serve: " << utc_text(now_seconds()) << ": " << line << "\n";
+    log << "attnmark serve: " << utc_date_time(now_seconds()) << ": " << line << "\n";
     log.flush();
   }
 
@@ -128,12 +129,27 @@ struct Server::Impl {
     return !token.empty() && same_secret(sha256_hex(token), store.teacher_token_hash());
   }
 
-  // A student's code checked, rate limited (serve/limits.h). The code is
-  // compared even for an id not on the roster, so the time taken says
-  // nothing of the roster.
-  SignIn sign_in(const std::string& student, const std::string& code, const std::string& address) {
-    return limits.sign_in(student, address, now_seconds(),
-                          [&] { return codes_match(room.code_of(student), code) && room.find(student); });
+  // A student's code checked under the sign-in rule (serve/limits.h). The
+  // code is compared even for an id not on the roster, so the time taken says
+  // nothing of the roster. The answer is held for the rule's delay, right or
+  // wrong (by the HTTP server, not a thread), and a 429 says when to come back.
+  SignIn sign_in(const HttpRequest& req, const std::string& student, const std::string& code, HttpResponse& res) {
+    SignIn in = sign_ins.sign_in(student, req.remote_address, cookie(req, known_cookie), now_ms(),
+                                 [&] { return codes_match(room.code_of(student), code) && room.find(student); });
+    res.delay_ms = static_cast<int>(in.delay_ms);
+    if (in.status == 429) res.set_header("Retry-After", std::to_string(std::max<std::int64_t>(1, in.retry_after_seconds)));
+    return in;
+  }
+
+  // A check's turn under --checks-per-minute; when refused, 429 and when to
+  // come back are set on `res`.
+  CheckTurn check_turn(const std::string& student, HttpResponse& res) {
+    CheckTurn t = check_rate.take(student, now_ms());
+    if (!t.ok) {
+      res.status = 429;
+      res.set_header("Retry-After", std::to_string(std::max<std::int64_t>(1, t.retry_after_seconds)));
+    }
+    return t;
   }
 
   // ---- Checking ----
@@ -142,6 +158,7 @@ struct Server::Impl {
     std::optional<Checked> checked;
     std::int64_t attempt = 0;  // its id when stored
     bool stored = false;
+    Kept kept = Kept::stored;  // when marked but not stored: which cap kept it out
     std::string refused;       // why not checked (attempts used up)
     bool unsaved = false;      // the store failed: neither checked nor kept (the teacher was told why)
   };
@@ -168,22 +185,33 @@ struct Server::Impl {
     if (!o.checked || is_closed) return o;
     AttemptRecord a;
     a.student = student;
-    a.at = utc_text(now_seconds());
+    a.at = utc_date_time(now_seconds());
     a.answers = o.checked->answers;
     a.score = o.checked->graded.marked ? o.checked->graded.marked->score : 0;
     a.max_score = o.checked->graded.marked ? o.checked->graded.marked->max_score : 0;
     a.feedback = o.checked->feedback;
+    Added added;
     try {
-      o.attempt = store.add_attempt(a, settings.attempts);  // committed before the student hears of it
+      // Committed before the student hears of it; the caps are counted in the same transaction.
+      added = store.add_attempt(a, {settings.attempts, settings.limits.storage_per_student, settings.limits.database_max});
     } catch (const Error& e) {
       return unsaved(student, e);
     }
-    if (o.attempt == 0) {  // another check of theirs took the last attempt meanwhile
-      o.checked.reset();
-      o.refused = fmt::format("you have used all {} attempts", *settings.attempts);
-      return o;
+    o.kept = added.kept;
+    switch (added.kept) {
+      case Kept::stored:
+        o.attempt = added.id;
+        o.stored = true;
+        break;
+      case Kept::attempts_used:  // another check of theirs took the last attempt meanwhile
+        o.checked.reset();
+        o.refused = fmt::format("you have used all {} attempts", *settings.attempts);
+        break;
+      case Kept::database_full:
+        if (!told_full.exchange(true)) tell_teacher(database_full_note(settings.limits));
+        break;
+      case Kept::student_full: break;
     }
-    o.stored = true;
     return o;
   }
 
@@ -193,8 +221,9 @@ struct Server::Impl {
     std::string error;
     std::optional<CheckRequest> request = read_check_request(req.body, attempt_source, error);
     if (!request) return json_error(res, 400, error);
-    if (const SignIn in = sign_in(request->student, request->code, req.remote_address); !in.ok)
+    if (const SignIn in = sign_in(req, request->student, request->code, res); !in.ok)
       return json_error(res, in.status, in.message);
+    if (const CheckTurn t = check_turn(request->student, res); !t.ok) return json_error(res, 429, t.message);
     std::string problem;
     const Outcome o = check(request->student, std::move(request->answers), problem);
     if (o.unsaved) {
@@ -203,7 +232,9 @@ struct Server::Impl {
     }
     if (!o.refused.empty()) return json_error(res, 403, o.refused);
     if (!o.checked) return json_error(res, 400, problem);
-    res.set_header("X-Attnmark-Stored", o.stored ? "yes" : "no (the class is closed)");
+    res.set_header("X-Attnmark-Stored", o.stored                   ? std::string("yes")
+                                        : o.kept != Kept::stored ? not_kept_header(o.kept, settings.limits)
+                                                                 : std::string("no (the class is closed)"));
     if (o.stored) res.set_header("X-Attnmark-Attempt", std::to_string(o.attempt));
     res.set_content(o.checked->feedback, "application/json");
   }
@@ -243,17 +274,15 @@ struct Server::Impl {
     Session s = o.session;
     if (!form_from_session(field(req, "csrf"), s)) return forbidden(res, s);
     const std::string student = std::string(trim(field(req, "student")));
-    if (const SignIn in = sign_in(student, field(req, "code"), req.remote_address); !in.ok) {
+    if (const SignIn in = sign_in(req, student, field(req, "code"), res); !in.ok) {
       res.status = in.status;
       return signin_page(res, s, in.message, student);
     }
     // A new session id at sign-in: an id planted before it is worth nothing after.
-    sessions.forget(o.id);
-    const std::string fresh = random_hex(32);
-    s.student = student;
-    s.csrf = random_hex(32);
-    sessions.save(fresh, s);
+    const std::string fresh = sessions.sign_in(o.id, student, s.style, now_seconds());
+    res.headers.clear();  // the anonymous session's cookie, if one was set, is replaced
     res.set_header("Set-Cookie", set_cookie(session_cookie, fresh, "/", secure()));
+    res.set_header("Set-Cookie", set_cookie(known_cookie, sign_ins.known_browser_cookie(student), "/", secure(), 31536000));
     res.set_redirect("/", 303);
   }
 
@@ -268,6 +297,12 @@ struct Server::Impl {
     if (s.student.empty()) return res.set_redirect("/", 303);
     if (!form_from_session(field(req, "csrf"), s)) return forbidden(res, s);
     std::map<std::string, std::string> fields = answer_fields(req);
+    if (const CheckTurn t = check_turn(s.student, res); !t.ok) {
+      const std::vector<AttemptRecord> attempts = store.attempts_of(s.student);
+      return res.set_content(
+          student_page_html(student_page(room, rules_now(), s, attempts, std::move(fields), std::nullopt, t.message)),
+          html_type);
+    }
     std::string problem;
     Outcome o = check(s.student, answers_from_form(s.student, fields, attempt_source), problem);
     std::optional<GradedSubmission> shown;
@@ -281,7 +316,8 @@ struct Server::Impl {
       notice = o.refused.empty() ? problem : o.refused;
     } else {
       shown = std::move(o.checked->graded);
-      if (!o.stored) notice = "Checked, not kept: the class is closed.";
+      if (!o.stored)
+        notice = o.kept != Kept::stored ? not_kept_notice(o.kept, settings.limits) : "Checked, not kept: the class is closed.";
     }
     const std::vector<AttemptRecord> attempts = store.attempts_of(s.student);
     res.set_content(
@@ -323,6 +359,18 @@ struct Server::Impl {
     return false;
   }
 
+  // The teacher's forms carry this token: a MAC of the teacher's token, so
+  // a page of another site cannot post them.
+  std::string teacher_csrf() const { return labelled_hmac_hex(teacher_token, "attnmark teacher form", "clear"); }
+
+  void teacher_page_into(HttpResponse& res, const std::string& cleared) {
+    TeacherPage page = teacher_page(room, store.all_attempts(), closed(), settings.score, settings.style);
+    page.limits = teacher_limits(check_rate, sign_ins, store.students_at_storage_cap(), store.database_bytes(),
+                                 rules_of(settings), room.rubric().reveal_in_feedback, now_ms(), teacher_csrf(), cleared);
+    if (!settings.tls && reach_of(http.bound_address()) != Reach::this_machine) page.warning = clear_text_warning;
+    res.set_content(teacher_page_html(page), html_type);
+  }
+
   void get_teacher(const HttpRequest& req, HttpResponse& res) {
     if (const std::string token = req.query_value("token"); !token.empty()) {
       if (!same_secret(sha256_hex(token), store.teacher_token_hash())) return (void)teacher_or_refuse(HttpRequest{}, res);
@@ -331,8 +379,25 @@ struct Server::Impl {
       return res.set_redirect("/teacher", 303);
     }
     if (!teacher_or_refuse(req, res)) return;
-    res.set_content(teacher_page_html(teacher_page(room, store.all_attempts(), closed(), settings.score, settings.style)),
-                    html_type);
+    teacher_page_into(res, "");
+  }
+
+  // POST /teacher/clear: kind and key of one row of the limits section.
+  void post_teacher_clear(const HttpRequest& req, HttpResponse& res) {
+    if (!teacher_or_refuse(req, res)) return;
+    if (!same_secret(field(req, "csrf"), teacher_csrf())) {
+      res.status = 403;
+      return res.set_content(served_message_page(ServedMessage::form_expired, settings.style), html_type);
+    }
+    std::string said;
+    try {
+      said = clear_limit(field(req, "kind"), field(req, "key"), check_rate, sign_ins, store, settings.limits);
+    } catch (const Error& e) {
+      res.status = 400;
+      return res.set_content(served_notice_page("Not cleared", e.report(), settings.style), html_type);
+    }
+    tell_teacher(said);
+    teacher_page_into(res, said);
   }
 
   void get_teacher_student(const HttpRequest& req, HttpResponse& res) {
@@ -382,7 +447,7 @@ struct Server::Impl {
     static const std::pair<const char*, Route> posts[] = {
         {"/signin", &Impl::post_signin},     {"/check", &Impl::post_check},
         {"/settings", &Impl::post_settings}, {"/signout", &Impl::post_signout},
-        {"/api/check", &Impl::api_check},
+        {"/api/check", &Impl::api_check},    {"/teacher/clear", &Impl::post_teacher_clear},
     };
     if (method == "GET" || method == "HEAD") {
       for (const auto& [p, route] : gets)

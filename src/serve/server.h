@@ -31,6 +31,8 @@
 #include <string>
 
 #include "serve/classroom.h"
+#include "serve/limits.h"
+#include "serve/pages.h"
 #include "serve/store.h"
 #include "writers/theme.h"
 
@@ -46,13 +48,7 @@ struct ServeSettings {
   std::optional<std::int64_t> reveal_after;   // --reveal-after, Unix seconds (with the rubric's reveal_answers)
   ScoreRule score = ScoreRule::best;          // --score
   HtmlStyle style;                            // the page's theme and text size until a student chooses
-  // Failed sign-ins allowed in a window. Past failures_per_id, the id is
-  // refused (429) even with its right code. Past failures_per_address, a wrong
-  // code from that address is 429 but a right one still signs in: behind a
-  // school's NAT or a proxy a whole class is one address.
-  int failures_per_id = 10;
-  int failures_per_address = 50;
-  int failure_window_seconds = 15 * 60;
+  ClassLimits limits;                         // --checks-per-minute, --storage-per-student, --db-max
   std::size_t max_body_bytes = 64 * 1024;     // larger requests are refused with 413, whatever their Content-Type
   // Threads running routes on whole requests (a connection holds none while
   // it sends): enough that checks waiting on one commit share it.
@@ -77,9 +73,9 @@ inline constexpr const char* clear_text_warning =
 // The class's rules as the start prints them, for the teacher to see what
 // this start applies (they are options of each start, not kept in the
 // database). `reveals`: the rubric says reveal_answers: true.
-//   class_rules(ServeSettings{}, false) ==
-//       "any number of checks; the gradebook counts each student's best attempt; right answers never shown"
+// (serve/pages.h's class_rules_text of rules_of(settings)).
 std::string class_rules(const ServeSettings& settings, bool reveals);
+ClassRules rules_of(const ServeSettings& settings);
 
 class Server {
  public:

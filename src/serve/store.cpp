@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "attnmark/base/error.h"
+#include "base/files.h"
 
 namespace attnmark {
 namespace {
@@ -42,6 +43,10 @@ class Statement {
 
   Statement& bind(int i, const std::string& text) {
     if (sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT) != SQLITE_OK) fail();
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t x) {
+    if (sqlite3_bind_int64(stmt_, i, x) != SQLITE_OK) fail();
     return *this;
   }
   Statement& bind(int i, double x) {
@@ -108,6 +113,13 @@ constexpr const char* migrations[] = {
     "  max_score REAL NOT NULL,"
     "  feedback TEXT NOT NULL);"
     "CREATE INDEX attempts_by_student ON attempts (student, id);",
+    // 1 → 2: each student's stored bytes (answers + feedback), counted against
+    // their storage cap since the teacher last cleared it; `full` once an
+    // attempt of theirs was kept out by it.
+    "CREATE TABLE stored_bytes (student TEXT PRIMARY KEY, bytes INTEGER NOT NULL, full INTEGER NOT NULL DEFAULT 0)"
+    "  WITHOUT ROWID;"
+    "INSERT INTO stored_bytes (student, bytes)"
+    "  SELECT student, sum(length(CAST(answers AS BLOB)) + length(CAST(feedback AS BLOB))) FROM attempts GROUP BY student;",
 };
 static_assert(std::size(migrations) == store_schema_version);
 
@@ -115,8 +127,8 @@ static_assert(std::size(migrations) == store_schema_version);
 
 struct Store::Pending {
   const AttemptRecord* attempt;
-  std::optional<std::int64_t> limit;
-  std::int64_t id = 0;
+  const StoreCaps* caps;
+  Added added;
   bool done = false;
   std::string error;
 };
@@ -126,6 +138,9 @@ Store::Store(const std::string& path, StoreUse use, int busy_ms) : path_(path) {
   std::error_code ec;
   if (!serving && !std::filesystem::exists(path, ec))
     throw Error(path, 0, 0, "does not exist; attnmark serve creates it at its first start");
+  // Created by us, 0600, before SQLite opens it: SQLite would make it 0644
+  // (less the umask), and gives its -wal and -shm the database's own mode.
+  if (serving) create_private_file(path);
   // Read-write even to read: the last connection to close a WAL file is the
   // one that folds its -wal back in and removes it and the -shm, which a
   // read-only one leaves behind. Reading never writes: no statement below
@@ -179,6 +194,20 @@ Store::Store(const std::string& path, StoreUse use, int busy_ms) : path_(path) {
           throw;
         }
       }
+    }
+    // A file made before attnmark kept it private (or copied in): made
+    // private now that it is known to be attnmark's, with the -wal and -shm
+    // SQLite has just given its mode (a new -wal is empty, a -shm only an
+    // index), and the teacher told.
+    if (serving) {
+      std::optional<unsigned> was = make_owner_only(path);
+      for (const std::string& beside : {path + "-wal", path + "-shm"})
+        if (const std::optional<unsigned> mode = make_owner_only(beside); mode && !was) was = mode;
+      if (was)
+        notes_.push_back(fmt::format("{}: was readable by other users of this machine (mode {:04o}); it is now 0600, "
+                                     "with its -wal and -shm (yours only): it holds the class's secret, seed and every "
+                                     "attempt",
+                                     path, *was));
     }
     // A quick check of the pages finds a damaged file at start, not mid-class.
     Statement check(db_, path_, "PRAGMA quick_check");
@@ -272,10 +301,14 @@ void Store::set_class(const ClassRecord& r) {
 std::string Store::teacher_token_hash() { return meta("teacher_token_sha256"); }
 void Store::set_teacher_token_hash(const std::string& hash) { set_meta("teacher_token_sha256", hash); }
 
+std::int64_t Store::add_attempt(const AttemptRecord& attempt, std::optional<std::int64_t> limit) {
+  return add_attempt(attempt, StoreCaps{limit, std::nullopt, std::nullopt}).id;
+}
+
 // Group commit: the first thread to find no commit under way writes every
 // attempt queued so far in one transaction; the others wait for it.
-std::int64_t Store::add_attempt(const AttemptRecord& attempt, std::optional<std::int64_t> limit) {
-  Pending mine{&attempt, limit, 0, false, {}};
+Added Store::add_attempt(const AttemptRecord& attempt, const StoreCaps& caps) {
+  Pending mine{&attempt, &caps, {}, false, {}};
   std::unique_lock lock(queue_mutex_);
   queue_.push_back(&mine);
   while (!mine.done) {
@@ -293,7 +326,7 @@ std::int64_t Store::add_attempt(const AttemptRecord& attempt, std::optional<std:
     committed_.notify_all();
   }
   if (!mine.error.empty()) throw Error(path_, 0, 0, mine.error);
-  return mine.id;
+  return mine.added;
 }
 
 void Store::write_batch(std::vector<Pending*>& batch) {
@@ -305,21 +338,53 @@ void Store::write_batch(std::vector<Pending*>& batch) {
       Statement s(db_, path_,
                   "INSERT INTO attempts (student, at, answers, score, max_score, feedback) VALUES (?, ?, ?, ?, ?, ?)");
       Statement count(db_, path_, "SELECT count(*) FROM attempts WHERE student = ?");
+      Statement counted(db_, path_, "SELECT bytes FROM stored_bytes WHERE student = ?");
+      Statement add_bytes(db_, path_,
+                          "INSERT INTO stored_bytes (student, bytes) VALUES (?, ?) "
+                          "ON CONFLICT(student) DO UPDATE SET bytes = bytes + excluded.bytes");
+      Statement mark_full(db_, path_,
+                          "INSERT INTO stored_bytes (student, bytes, full) VALUES (?, 0, 1) "
+                          "ON CONFLICT(student) DO UPDATE SET full = 1");
+      Statement pages(db_, path_, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
       for (Pending* p : batch) {
         const AttemptRecord& a = *p->attempt;
-        if (p->limit) {
+        const StoreCaps& caps = *p->caps;
+        const auto size = static_cast<std::int64_t>(a.answers.size() + a.feedback.size());
+        p->added = {};
+        if (caps.attempts) {
           count.bind(1, a.student);
           const std::int64_t stored = count.step() ? count.integer(0) : 0;
           count.reset();
-          if (stored >= *p->limit) {
-            p->id = 0;
+          if (stored >= *caps.attempts) {
+            p->added.kept = Kept::attempts_used;
+            continue;
+          }
+        }
+        if (caps.bytes_per_student) {
+          counted.bind(1, a.student);
+          const std::int64_t bytes = counted.step() ? counted.integer(0) : 0;
+          counted.reset();
+          if (bytes + size > *caps.bytes_per_student) {
+            mark_full.bind(1, a.student).step();
+            mark_full.reset();
+            p->added.kept = Kept::student_full;
+            continue;
+          }
+        }
+        if (caps.database_bytes) {
+          const std::int64_t now = pages.step() ? pages.integer(0) : 0;
+          pages.reset();
+          if (now + size > *caps.database_bytes) {
+            p->added.kept = Kept::database_full;
             continue;
           }
         }
         s.bind(1, a.student).bind(2, a.at).bind(3, a.answers).bind(4, a.score).bind(5, a.max_score).bind(6, a.feedback);
         s.step();
-        p->id = sqlite3_last_insert_rowid(db_);
+        p->added.id = sqlite3_last_insert_rowid(db_);
         s.reset();
+        add_bytes.bind(1, a.student).bind(2, size).step();
+        add_bytes.reset();
       }
       exec(db_, path_, "COMMIT");
     } catch (...) {
@@ -334,6 +399,34 @@ void Store::write_batch(std::vector<Pending*>& batch) {
     p->error = error;
     p->done = true;
   }
+}
+
+std::int64_t Store::counted_bytes_of(const std::string& student) {
+  std::lock_guard lock(db_mutex_);
+  Statement s(db_, path_, "SELECT bytes FROM stored_bytes WHERE student = ?");
+  s.bind(1, student);
+  return s.step() ? s.integer(0) : 0;
+}
+
+std::vector<StorageUse> Store::students_at_storage_cap() {
+  std::lock_guard lock(db_mutex_);
+  Statement s(db_, path_, "SELECT student, bytes FROM stored_bytes WHERE full = 1 ORDER BY student");
+  std::vector<StorageUse> out;
+  while (s.step()) out.push_back({s.text(0), s.integer(1)});
+  return out;
+}
+
+bool Store::clear_stored_bytes(const std::string& student) {
+  std::lock_guard lock(db_mutex_);
+  Statement s(db_, path_, "UPDATE stored_bytes SET bytes = 0, full = 0 WHERE student = ? AND (bytes > 0 OR full = 1)");
+  s.bind(1, student).step();
+  return sqlite3_changes(db_) > 0;
+}
+
+std::int64_t Store::database_bytes() {
+  std::lock_guard lock(db_mutex_);
+  Statement s(db_, path_, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()");
+  return s.step() ? s.integer(0) : 0;
 }
 
 namespace {

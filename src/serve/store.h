@@ -29,7 +29,7 @@ namespace attnmark {
 
 // The schema version this attnmark writes; older files are migrated on open,
 // newer ones refused.
-inline constexpr int store_schema_version = 1;
+inline constexpr int store_schema_version = 2;
 
 // What a Store is opened for.
 enum class StoreUse {
@@ -60,6 +60,34 @@ struct AttemptRecord {
   std::string answers;      // the answers as sent (JSON text)
   double score = 0, max_score = 0;
   std::string feedback;     // exactly the feedback JSON the student was answered with
+};
+
+// The caps an attempt is stored under (serve/limits.h's ClassLimits), each
+// checked in the same transaction as its insert, so checks at once cannot
+// pass one together.
+struct StoreCaps {
+  std::optional<std::int64_t> attempts;           // attempts stored per student
+  std::optional<std::int64_t> bytes_per_student;  // answers + feedback bytes counted per student
+  std::optional<std::int64_t> database_bytes;     // the database's size (database_bytes())
+};
+
+// Whether an attempt was stored, or which cap kept it out.
+enum class Kept {
+  stored,
+  attempts_used,   // the student has caps.attempts stored
+  student_full,    // with it, the student's counted bytes would pass caps.bytes_per_student
+  database_full,   // with it, the database would pass caps.database_bytes
+};
+
+struct Added {
+  std::int64_t id = 0;  // its id when stored, else 0
+  Kept kept = Kept::stored;
+};
+
+// A student who met their storage cap, for the teacher's page.
+struct StorageUse {
+  std::string student;
+  std::int64_t bytes = 0;  // counted since the teacher last cleared them
 };
 
 class Store {
@@ -95,6 +123,21 @@ class Store {
   // stored, and 0 is returned: counted in the same transaction as the insert,
   // so two checks at once cannot both be the last one allowed.
   std::int64_t add_attempt(const AttemptRecord& attempt, std::optional<std::int64_t> limit = std::nullopt);
+  // Stores the attempt unless one of `caps` keeps it out, and says which.
+  // An attempt counts answers.size() + feedback.size() bytes against its
+  // student (kept per student, added in the same transaction as the insert).
+  Added add_attempt(const AttemptRecord& attempt, const StoreCaps& caps);
+  // The bytes counted against `student`'s storage cap.
+  std::int64_t counted_bytes_of(const std::string& student);
+  // The students whose attempt was kept out by their storage cap since they
+  // were last cleared, sorted by id.
+  std::vector<StorageUse> students_at_storage_cap();
+  // Counts `student`'s storage from 0 again (their attempts stay): they may
+  // store another full allowance. False when nothing was counted.
+  bool clear_stored_bytes(const std::string& student);
+  // The database's size in bytes: its pages as SQLite counts them (the file,
+  // once the write-ahead log is folded into it).
+  std::int64_t database_bytes();
   // A student's attempts, oldest first.
   std::vector<AttemptRecord> attempts_of(const std::string& student);
   // Every attempt, oldest first.
@@ -104,6 +147,15 @@ class Store {
 
   // The schema version of the open file (store_schema_version once open).
   int schema_version();
+
+  // What opening the file for serving did that the teacher is to be told
+  // (an attnmark serve start prints each on standard error): "class.sqlite:
+  // was readable by other users of this machine (mode 0644); it is now 0600,
+  // with its -wal and -shm (yours only): it holds the class's secret, seed
+  // and every attempt". The
+  // file, its -wal and -shm are created 0600 (SQLite gives the -wal and -shm
+  // the database's mode).
+  const std::vector<std::string>& opening_notes() const { return notes_; }
 
   // Claims the file for one attnmark serve: a lock (flock) on PATH.serve-lock,
   // held until the Store goes (or the process dies, kill -9 included). Throws
@@ -118,6 +170,7 @@ class Store {
   void set_meta(const std::string& key, const std::string& value);
 
   std::string path_;
+  std::vector<std::string> notes_;
   sqlite3* db_ = nullptr;
   int serve_lock_ = -1;  // the descriptor of PATH.serve-lock, once claimed
   std::mutex db_mutex_;  // the connection: one statement at a time

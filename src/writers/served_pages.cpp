@@ -129,8 +129,30 @@ std::string student_page_html(const StudentPage& p) {
   return page(doc.title + ": " + p.student, p.style, body);
 }
 
+namespace {
+
+std::string limits_section(const TeacherLimits& l) {
+  std::string body = "<section aria-labelledby=\"limits\">\n<h2 id=\"limits\">Limits</h2>\n";
+  body += fmt::format("<p>This start: {}.</p>\n<p>The database: {}{}.</p>\n", html_escape(l.rules),
+                      html_escape(l.database), l.database_full ? " (full: checks are answered, not kept)" : "");
+  if (!l.cleared.empty()) body += "<p class=\"notice\" role=\"status\">" + html_escape(l.cleared) + "</p>\n";
+  if (l.rows.empty()) return body + "<p>No student or address is held by a limit.</p>\n</section>\n";
+  body += "<table><caption>Held by a limit now</caption><thead><tr><th scope=\"col\">Who</th>"
+          "<th scope=\"col\">Limit</th><th scope=\"col\">Clear</th></tr></thead>\n<tbody>\n";
+  for (const LimitRow& r : l.rows)
+    body += fmt::format(
+        "<tr><td>{0}</td><td>{1}</td><td><form class=\"inline\" method=\"post\" action=\"/teacher/clear\">{2}"
+        "<input type=\"hidden\" name=\"kind\" value=\"{3}\"><input type=\"hidden\" name=\"key\" value=\"{4}\">"
+        "<button type=\"submit\" aria-label=\"Clear: {0}, {1}\">Clear</button></form></td></tr>\n",
+        html_escape(r.who), html_escape(r.what), csrf_input(l.csrf), html_escape(r.kind), html_escape(r.key));
+  return body + "</tbody></table>\n</section>\n";
+}
+
+}  // namespace
+
 std::string teacher_page_html(const TeacherPage& p) {
   std::string body = fmt::format("<h1>{}: the class</h1>\n", html_escape(p.title));
+  if (!p.warning.empty()) body += "<p class=\"notice\" role=\"alert\">Warning: " + html_escape(p.warning) + ".</p>\n";
   body += fmt::format("<p>{} attempts by {} of {} students{}. <a href=\"/teacher/summary.html\">Class summary</a> · "
                       "<a href=\"/teacher/gradebook.csv\">gradebook.csv</a> ({} attempt of each student) · "
                       "<a href=\"/teacher/canvas.csv\">canvas.csv</a> · <a href=\"/teacher/moodle.csv\">moodle.csv</a></p>\n",
@@ -143,6 +165,7 @@ std::string teacher_page_html(const TeacherPage& p) {
                         html_escape(r.query_id), html_escape(r.student), html_escape(r.name), r.attempts,
                         r.best ? score_text(*r.best) : "–");
   body += "</tbody></table>\n";
+  if (p.limits) body += limits_section(*p.limits);
   return page("Teacher: " + p.title, p.style, body);
 }
 

@@ -66,6 +66,24 @@ struct TeacherRow {
   std::size_t attempts = 0;
   std::optional<double> best;  // the best score of their attempts
 };
+// One limit holding a student or an address, with its form to clear it.
+struct LimitRow {
+  std::string kind;  // the form's `kind`: "checks", "storage", "address" or "id"
+  std::string key;   // the form's `key`: the student id or the address
+  std::string who;   // how the row names it: "s001", "10.0.0.7"
+  std::string what;  // the limit in words: "30 checks in the last minute; free in 12 seconds"
+};
+// The teacher page's section on limits: each row's form posts `csrf`,
+// `kind` and `key` to /teacher/clear.
+struct TeacherLimits {
+  std::string csrf;      // the teacher's form token
+  std::string rules;     // the caps of this start, as the rules line says them
+  std::string database;  // "2.5 MiB of 1 GiB"
+  bool database_full = false;  // checks are answered, not kept
+  std::string cleared;   // what the last clear did, or ""
+  std::vector<LimitRow> rows;
+};
+
 // GET /teacher.
 struct TeacherPage {
   std::string title;  // the class's (display_title)
@@ -76,6 +94,8 @@ struct TeacherPage {
   bool closed = false;
   bool counts_best = true;                 // the gradebook counts each student's best attempt, else the last
   std::vector<TeacherRow> rows;            // roster order
+  std::optional<TeacherLimits> limits;     // the section on limits, after the roster
+  std::string warning;                     // said first, when not empty: plain HTTP on the network
 };
 std::string teacher_page_html(const TeacherPage& page);
 

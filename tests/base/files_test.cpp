@@ -159,3 +159,94 @@ TEST_CASE("walk_folder lists files, links (not followed), pipes and folders it c
   }
   fs::remove_all(dir);
 }
+
+namespace {
+unsigned mode_of(const std::string& path) {
+  struct stat info {};
+  REQUIRE(::lstat(path.c_str(), &info) == 0);
+  return info.st_mode & 07777;
+}
+}  // namespace
+
+TEST_CASE("files holding secrets are written 0600 (folders 0700), others 0644, under a umask of 022") {
+  const mode_t before = ::umask(022);
+  const std::filesystem::path dir = scratch() / "files-modes";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string codes = (dir / "codes.csv").string(), shared = (dir / "sheet.md").string();
+  attnmark::write_file(codes, "student,code\r\n", attnmark::Access::owner_only);
+  attnmark::write_file(shared, "# sheet\n");
+  CHECK(mode_of(codes) == 0600);
+  CHECK(mode_of(shared) == 0644);
+  // Written over a file that was 0644: the new one is 0600 (a new file takes the old one's place).
+  attnmark::write_file(shared, "student,code\r\n", attnmark::Access::owner_only);
+  CHECK(mode_of(shared) == 0600);
+  {
+    attnmark::NewFolder keys((dir / "keys").string(), attnmark::Access::owner_only);
+    keys.make_folder("more");
+    keys.write("s001.key.md", "key");
+    keys.write("more/s002.key.md", "key");
+    keys.commit();
+  }
+  CHECK(mode_of((dir / "keys").string()) == 0700);
+  CHECK(mode_of((dir / "keys/more").string()) == 0700);
+  CHECK(mode_of((dir / "keys/s001.key.md").string()) == 0600);
+  CHECK(mode_of((dir / "keys/more/s002.key.md").string()) == 0600);
+  {
+    attnmark::NewFolder sheets((dir / "sheets").string());
+    sheets.write("s001.md", "sheet");
+    sheets.commit();
+  }
+  CHECK(mode_of((dir / "sheets").string()) == 0755);
+  CHECK(mode_of((dir / "sheets/s001.md").string()) == 0644);
+  ::umask(before);
+}
+
+TEST_CASE("create_private_file makes an empty 0600 file, and leaves one already there as it is") {
+  const mode_t before = ::umask(0);
+  const std::filesystem::path dir = scratch() / "files-private";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string db = (dir / "class.sqlite").string();
+  attnmark::create_private_file(db);
+  CHECK(mode_of(db) == 0600);
+  CHECK(attnmark::read_file(db, 10).empty());
+  attnmark::write_file(db, "kept");
+  attnmark::create_private_file(db);
+  CHECK(attnmark::read_file(db, 10) == "kept");
+  CHECK(mode_of(db) == 0644);
+  CHECK_THROWS_WITH(attnmark::create_private_file((dir / "no/such.sqlite").string()),
+                    (dir / "no/such.sqlite").string() + ": cannot create: No such file or directory");
+  // make_owner_only: the mode it had, or nothing when private already, missing or a link.
+  CHECK(attnmark::make_owner_only(db) == 0644u);
+  CHECK(mode_of(db) == 0600);
+  CHECK_FALSE(attnmark::make_owner_only(db));
+  CHECK_FALSE(attnmark::make_owner_only((dir / "missing").string()));
+  std::filesystem::create_symlink(db, dir / "link");
+  ::chmod(db.c_str(), 0666);
+  CHECK_FALSE(attnmark::make_owner_only((dir / "link").string()));
+  CHECK(mode_of(db) == 0666);
+  ::umask(before);
+}
+
+TEST_CASE("open_to_others: a folder others may list or enter, and reach through the folders above it") {
+  // Outside scratch(), which is 0700: this one others can reach.
+  const std::filesystem::path open = std::filesystem::temp_directory_path() / ("attnmark-open-" + std::to_string(getpid()));
+  std::filesystem::remove_all(open);
+  std::filesystem::create_directories(open / "inner");
+  ::chmod(open.c_str(), 0755);
+  for (const auto& [mode, shown] : std::vector<std::pair<unsigned, bool>>{
+           {0755, true}, {0701, true}, {0704, true}, {0750, false}, {0700, false}}) {
+    INFO(mode);
+    ::chmod((open / "inner").c_str(), mode);
+    CHECK(attnmark::open_to_others((open / "inner").string()) == (shown ? std::optional<unsigned>(mode) : std::nullopt));
+  }
+  // Behind a folder others cannot enter (a home folder of 0750): out of their reach.
+  ::chmod((open / "inner").c_str(), 0755);
+  ::chmod(open.c_str(), 0754);
+  CHECK_FALSE(attnmark::open_to_others((open / "inner").string()));
+  CHECK(attnmark::open_to_others(open.string()) == 0754u);  // itself listed, though not entered
+  ::chmod(open.c_str(), 0700);
+  CHECK_FALSE(attnmark::open_to_others((scratch() / "no-such-folder").string()));
+  std::filesystem::remove_all(open);
+}

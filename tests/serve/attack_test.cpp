@@ -136,7 +136,7 @@ TEST_CASE("serve: 1,000 slow connections from one address do not keep a student'
           "[serve][attack][threads]") {
   raise_descriptor_limit(4096);
   const fs::path dir = class_dir("slow");
-  ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
+  ServeProcess server(serve_args(dir, write_roster(dir, 1), "--checks-per-minute 1000"), dir);
   REQUIRE(server.running());
   const std::string code = code_of((dir / "class.sqlite").string(), "s001");
 

@@ -77,7 +77,7 @@ TEST_CASE("serve: every answered attempt is in the database after kill -9 of the
   };
 
   {
-    ServeProcess server("--db '" + db + "'", dir);
+    ServeProcess server("--db '" + db + "' --checks-per-minute 100000", dir);
     REQUIRE(server.running());
     std::atomic<bool> done{false};  // the phase ended: the server stopped answering on its own
     std::thread killer([&] {
@@ -94,7 +94,7 @@ TEST_CASE("serve: every answered attempt is in the database after kill -9 of the
   CHECK(before_restart >= 600);
   CHECK(before_restart < threads * per_thread);
   {
-    ServeProcess again("--db '" + db + "'", dir);
+    ServeProcess again("--db '" + db + "' --checks-per-minute 100000", dir);
     REQUIRE(again.running());
     phase(again.port());
   }

@@ -90,3 +90,51 @@ TEST_CASE("serve: the teacher's page counts each roster student's attempts and t
   CHECK(page.rows[1].attempts == 0);
   CHECK_FALSE(page.rows[1].best);
 }
+
+TEST_CASE("serve: the class's rules line says each cap, and the teacher's limits list who each holds") {
+  attnmark::ClassRules rules;
+  CHECK(attnmark::class_rules_text(rules, false) ==
+        "any number of checks; the gradebook counts each student's best attempt; right answers never shown; at most 30 "
+        "checks a minute per student; up to 2 MiB of attempts stored per student and 1 GiB in all (later checks are "
+        "answered, not stored)");
+  rules.attempts = 1;
+  rules.close_at = 1798131600;      // 2026-12-24T17:00Z
+  rules.reveal_after = 1799107200;  // 2027-01-05
+  rules.score = attnmark::ScoreRule::last;
+  rules.limits = {5, 512 * attnmark::kibibyte, 3 * attnmark::gibibyte};
+  CHECK(attnmark::class_rules_text(rules, true) ==
+        "1 stored check per student; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "
+        "counts each student's last attempt; right answers shown from 2027-01-05T00:00:00Z; at most 5 checks a minute "
+        "per student; up to 512 KiB of attempts stored per student and 3 GiB in all (later checks are answered, not "
+        "stored)");
+  CHECK(attnmark::utc_date_time(0) == "1970-01-01T00:00:00Z");
+
+  attnmark::CheckRate checks(2);
+  attnmark::SignInLimits sign_ins(std::string(64, 'a'));
+  const std::int64_t t = 9'000'000;
+  checks.take("s002", t);
+  checks.take("s002", t + 1000);
+  checks.take("s001", t);  // one of two: not held
+  for (int i = 0; i < 21; ++i) sign_ins.sign_in("g" + std::to_string(i), "10.0.0.7", "", t, [] { return false; });
+  const attnmark::TeacherLimits l = attnmark::teacher_limits(
+      checks, sign_ins, {{"s003", 2 * attnmark::mebibyte - 100}}, 5 * attnmark::mebibyte / 2,
+      attnmark::ClassRules{}, false, t + 20'000, "tok", "done");
+  CHECK(l.csrf == "tok");
+  CHECK(l.cleared == "done");
+  CHECK(l.rules == attnmark::class_rules_text({}, false));
+  CHECK(l.database == "2.5 MiB of 1 GiB");
+  CHECK_FALSE(l.database_full);
+  REQUIRE(l.rows.size() == 3);
+  CHECK(l.rows[0].kind == "checks");
+  CHECK(l.rows[0].key == "s002");
+  CHECK(l.rows[0].who == "s002");
+  CHECK(l.rows[0].what == "2 checks in the last minute, as many as allowed; free in 40 seconds");
+  CHECK(l.rows[1].kind == "storage");
+  CHECK(l.rows[1].key == "s003");
+  CHECK(l.rows[1].what == "2.0 MiB of attempts stored (2 MiB allowed); later checks are answered, not kept");
+  CHECK(l.rows[2].kind == "address");
+  CHECK(l.rows[2].key == "10.0.0.7");
+  CHECK(l.rows[2].who == "from 10.0.0.7");
+  CHECK(l.rows[2].what == "21 failed sign-ins in 15 minutes; wrong codes answered slowly; free in 15 minutes");
+  CHECK(attnmark::teacher_limits(checks, sign_ins, {}, attnmark::gibibyte, {}, false, t, "", "").database_full);
+}

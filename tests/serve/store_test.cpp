@@ -2,6 +2,7 @@
 #include "serve/store.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "attnmark/base/error.h"
 #include <atomic>
@@ -75,7 +76,7 @@ TEST_CASE("serve: a newer, damaged, foreign or locked database is a clear error 
   { attnmark::Store store(newer.string()); }
   sql(newer, "PRAGMA user_version=7");
   CHECK(error_of(newer) == newer.string() +
-                               ": was written by a newer attnmark (schema version 7; this one reads up to 1); use that "
+                               ": was written by a newer attnmark (schema version 7; this one reads up to 2); use that "
                                "attnmark, or start a new database");
 
   const fs::path junk = fresh("junk");
@@ -213,4 +214,133 @@ TEST_CASE("serve: attempts stored from many threads at once are each stored once
   for (std::thread& t : threads) t.join();
   CHECK(stored == 3);
   CHECK(store.attempt_count_of("limited") == 3);
+}
+
+namespace {
+
+attnmark::AttemptRecord attempt_of(const std::string& student, std::size_t bytes) {
+  // `bytes` in all: half answers, half feedback.
+  return {0, student, "2026-12-01T08:00:00Z", std::string(bytes / 2, 'a'), 1, 2, std::string(bytes - bytes / 2, 'f')};
+}
+
+unsigned mode_of(const fs::path& file) {
+  struct stat info {};
+  REQUIRE(::stat(file.c_str(), &info) == 0);
+  return info.st_mode & 07777;
+}
+
+}  // namespace
+
+TEST_CASE("serve: an attempt past its student's storage cap is not kept, counted in the transaction of the insert") {
+  const fs::path db = fresh("storage-cap");
+  attnmark::Store store(db.string());
+  const attnmark::StoreCaps caps{std::nullopt, 100, std::nullopt};
+  attnmark::Added a = store.add_attempt(attempt_of("s1", 60), caps);
+  CHECK(a.kept == attnmark::Kept::stored);
+  CHECK(a.id == 1);
+  CHECK(store.counted_bytes_of("s1") == 60);
+  CHECK(store.add_attempt(attempt_of("s1", 40), caps).kept == attnmark::Kept::stored);  // exactly 100: kept
+  CHECK(store.students_at_storage_cap().empty());
+  a = store.add_attempt(attempt_of("s1", 1), caps);
+  CHECK(a.kept == attnmark::Kept::student_full);
+  CHECK(a.id == 0);
+  CHECK(store.attempt_count_of("s1") == 2);
+  CHECK(store.add_attempt(attempt_of("s2", 100), caps).kept == attnmark::Kept::stored);  // another student's own
+  REQUIRE(store.students_at_storage_cap().size() == 1);
+  CHECK(store.students_at_storage_cap()[0].student == "s1");
+  CHECK(store.students_at_storage_cap()[0].bytes == 100);
+  // The attempt cap is still checked first.
+  CHECK(store.add_attempt(attempt_of("s1", 1), {2, 100, std::nullopt}).kept == attnmark::Kept::attempts_used);
+  // Cleared by the teacher: another allowance, the attempts kept.
+  CHECK(store.clear_stored_bytes("s1"));
+  CHECK_FALSE(store.clear_stored_bytes("s1"));
+  CHECK_FALSE(store.clear_stored_bytes("nobody"));
+  CHECK(store.students_at_storage_cap().empty());
+  CHECK(store.add_attempt(attempt_of("s1", 100), caps).kept == attnmark::Kept::stored);
+  CHECK(store.attempt_count_of("s1") == 3);
+  // Bytes, not characters: "é" is 2.
+  CHECK(store.add_attempt({0, "s3", "2026-12-01T08:00:00Z", "\xC3\xA9", 1, 2, "{}"}, caps).kept == attnmark::Kept::stored);
+  CHECK(store.counted_bytes_of("s3") == 4);
+}
+
+TEST_CASE("serve: past the database's cap every check is kept out, and the size is the file's pages", "[threads]") {
+  const fs::path db = fresh("database-cap");
+  attnmark::Store store(db.string());
+  store.set_class({std::string(64, 'f'), "name: x\n", "x.yaml", 42, "student\ns1\n", "roster.csv"});
+  const std::int64_t size = store.database_bytes();
+  CHECK(size > 0);
+  CHECK(size % 4096 == 0);
+  attnmark::Added a = store.add_attempt(attempt_of("s1", 10), {std::nullopt, std::nullopt, size});
+  CHECK(a.kept == attnmark::Kept::database_full);
+  CHECK(a.id == 0);
+  CHECK(store.attempt_count() == 0);
+  CHECK(store.add_attempt(attempt_of("s1", 10), {std::nullopt, std::nullopt, size + 10}).kept == attnmark::Kept::stored);
+  // Many threads at once near the cap: the database never passes it.
+  const std::int64_t cap = store.database_bytes() + 64 * 1024;
+  std::vector<std::thread> threads;
+  std::atomic<int> kept{0}, full{0};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        const attnmark::Kept k = store.add_attempt(attempt_of("s" + std::to_string(t), 2000), {std::nullopt, std::nullopt, cap}).kept;
+        (k == attnmark::Kept::stored ? kept : full)++;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  CHECK(kept > 0);
+  CHECK(full > 0);
+  CHECK(kept + full == 160);
+  CHECK(store.attempt_count() == 1 + kept);
+  CHECK(store.database_bytes() <= cap + 2 * 4096);  // the pages the last attempt kept began (its row, its index entry)
+}
+
+TEST_CASE("serve: a schema 1 database is migrated with each student's stored bytes counted") {
+  const fs::path db = fresh("migrate-bytes");
+  sql(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+          "CREATE TABLE attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, student TEXT NOT NULL, at TEXT NOT NULL,"
+          "  answers TEXT NOT NULL, score REAL NOT NULL, max_score REAL NOT NULL, feedback TEXT NOT NULL);"
+          "CREATE INDEX attempts_by_student ON attempts (student, id);"
+          "INSERT INTO attempts (student, at, answers, score, max_score, feedback) VALUES"
+          "  ('s1', 't', 'abc', 1, 2, '{}'), ('s1', 't', '\xC3\xA9', 1, 2, '{}'), ('s2', 't', 'x', 1, 2, 'y');"
+          "PRAGMA user_version=1");
+  attnmark::Store store(db.string());
+  CHECK(store.schema_version() == 2);
+  CHECK(store.counted_bytes_of("s1") == 9);
+  CHECK(store.counted_bytes_of("s2") == 2);
+  CHECK(store.counted_bytes_of("s3") == 0);
+}
+
+TEST_CASE("serve: the database, its -wal and -shm are 0600 under a umask of 022, and an older 0644 file is made 0600 and said") {
+  const mode_t before = ::umask(022);
+  const fs::path db = fresh("modes");
+  {
+    attnmark::Store store(db.string());
+    CHECK(store.opening_notes().empty());
+    store.set_class({std::string(64, 'f'), "name: x\n", "x.yaml", 42, "student\ns1\n", "roster.csv"});
+    store.add_attempt(attempt_of("s1", 10));
+    for (const std::string suffix : {"", "-wal", "-shm"}) {
+      INFO(suffix);
+      CHECK(mode_of(db.string() + suffix) == 0600);
+    }
+  }
+  // Made by an attnmark before this one (or copied in): 0644, with a -wal left by a kill -9.
+  ::chmod(db.c_str(), 0644);
+  const fs::path wal = db.string() + "-wal";
+  attnmark::write_file(wal.string(), "");
+  ::chmod(wal.c_str(), 0640);
+  {
+    attnmark::Store store(db.string());
+    CHECK(store.opening_notes() ==
+          std::vector<std::string>{db.string() + ": was readable by other users of this machine (mode 0644); it is now "
+                                                 "0600, with its -wal and -shm (yours only): it holds the class's secret, "
+                                                 "seed and every attempt"});
+    CHECK(mode_of(db) == 0600);
+    CHECK(mode_of(wal) == 0600);
+    CHECK(store.has_class());
+  }
+  // Reading commands change nothing, mode included.
+  ::chmod(db.c_str(), 0644);
+  { attnmark::Store reader(db.string(), attnmark::StoreUse::read); }
+  CHECK(mode_of(db) == 0644);
+  ::umask(before);
 }

@@ -39,6 +39,10 @@ inline std::filesystem::path scratch() {
   static const std::filesystem::path dir = [] {
     const std::filesystem::path d = std::filesystem::temp_directory_path() / ("attnmark-test-" + std::to_string(getpid()));
     std::filesystem::remove_all(d);
+    // The tests' classes, codes and keys are this user's alone, as a
+    // teacher's are (serve warns of a database folder others can reach).
+    std::filesystem::create_directories(d);
+    std::filesystem::permissions(d, std::filesystem::perms::owner_all);
     return d;
   }();
   std::filesystem::create_directories(dir);

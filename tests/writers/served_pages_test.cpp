@@ -30,3 +30,37 @@ TEST_CASE("the served pages escape every text they are given") {
   CHECK(attnmark::served_message_page(attnmark::ServedMessage::no_such_attempt, {})
             .find("<title>Not found</title>") != std::string::npos);
 }
+
+TEST_CASE("the teacher's page lays out its limits: a form per row posting kind and key to /teacher/clear") {
+  attnmark::TeacherPage teacher;
+  teacher.title = "Class";
+  CHECK(attnmark::teacher_page_html(teacher).find("Limits") == std::string::npos);  // no section unless given
+  attnmark::TeacherLimits limits;
+  limits.csrf = "t0k";
+  limits.rules = "at most 30 checks a minute per student";
+  limits.database = "2.5 MiB of 1 GiB";
+  teacher.limits = limits;
+  CHECK(attnmark::teacher_page_html(teacher).find(
+            "<section aria-labelledby=\"limits\">\n<h2 id=\"limits\">Limits</h2>\n"
+            "<p>This start: at most 30 checks a minute per student.</p>\n<p>The database: 2.5 MiB of 1 GiB.</p>\n"
+            "<p>No student or address is held by a limit.</p>\n</section>\n</main>") != std::string::npos);
+  limits.database_full = true;
+  limits.cleared = "s001 may check again at once";
+  limits.rows.push_back({"checks", "s<1>", "s<1>", "30 checks in the last minute, as many as allowed; free in 12 seconds"});
+  limits.rows.push_back({"address", "10.0.0.7", "from 10.0.0.7", "120 failed sign-ins in 15 minutes; its sign-ins wait their turn, one a second; free in 14 minutes"});
+  teacher.limits = limits;
+  const std::string page = attnmark::teacher_page_html(teacher);
+  CHECK(page.find(
+            "<p>The database: 2.5 MiB of 1 GiB (full: checks are answered, not kept).</p>\n"
+            "<p class=\"notice\" role=\"status\">s001 may check again at once</p>\n"
+            "<table><caption>Held by a limit now</caption><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">Limit</th>"
+            "<th scope=\"col\">Clear</th></tr></thead>\n<tbody>\n"
+            "<tr><td>s&lt;1&gt;</td><td>30 checks in the last minute, as many as allowed; free in 12 seconds</td><td>"
+            "<form class=\"inline\" method=\"post\" action=\"/teacher/clear\"><input type=\"hidden\" name=\"csrf\" "
+            "value=\"t0k\"><input type=\"hidden\" name=\"kind\" value=\"checks\"><input type=\"hidden\" name=\"key\" "
+            "value=\"s&lt;1&gt;\"><button type=\"submit\" aria-label=\"Clear: s&lt;1&gt;, 30 checks in the last minute, "
+            "as many as allowed; free in 12 seconds\">Clear</button></form></td></tr>\n"
+            "<tr><td>from 10.0.0.7</td>") != std::string::npos);
+  CHECK(page.find("name=\"key\" value=\"10.0.0.7\"><button") != std::string::npos);
+  CHECK(page.find("</tbody></table>\n</section>\n</main>") != std::string::npos);
+}
