@@ -416,3 +416,61 @@ TEST_CASE("serve: plain HTTP on an address the network reaches says so at start,
   REQUIRE(local.running());
   CHECK(local.out().find("warning: plain HTTP") == std::string::npos);
 }
+
+TEST_CASE("serve: one student's script is held to the checks a minute and the storage the class allows, over loopback",
+          "[serve][attack]") {
+  const fs::path dir = class_dir("caps");
+  const fs::path db = dir / "class.sqlite";
+  ServeProcess server(serve_args(dir, write_roster(dir, 2), "--checks-per-minute 5 --storage-per-student 64KiB"), dir);
+  REQUIRE(server.running());
+  CHECK(server.out().find("at most 5 checks a minute per student; up to 64 KiB of attempts stored per student") !=
+        std::string::npos);
+  const std::string code1 = code_of(db.string(), "s001"), code2 = code_of(db.string(), "s002");
+  httplib::Client client = server.client();
+  // Each attempt padded with an answer cell of 20 KB: a script filling the database.
+  const auto padded = [&](const std::string& student, const std::string& code) {
+    return "{\"student\":\"" + student + "\",\"code\":\"" + code +
+           "\",\"answers\":{\"q1\":{\"scores\":[\"" + std::string(20000, '7') + "\",0,1]}}}";
+  };
+  std::vector<std::string> stored;
+  for (int i = 0; i < 5; ++i) {
+    const auto r = client.Post("/api/check", padded("s001", code1), "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    stored.push_back(r->get_header_value("X-Attnmark-Stored"));
+  }
+  // Answered every time; kept until the student's 64 KiB are used, then not.
+  CHECK(stored.front() == "yes");
+  CHECK(stored.back() == "no (your stored attempts have reached the class's limit of 64 KiB)");
+  // The sixth check in the minute: 429, and when to come back.
+  const auto sixth = client.Post("/api/check", padded("s001", code1), "application/json");
+  REQUIRE(sixth);
+  CHECK(sixth->status == 429);
+  CHECK(std::stoi(sixth->get_header_value("Retry-After")) >= 1);
+  CHECK(sixth->body.starts_with("{\"error\":\"you have checked 5 times in the last minute (this class allows 5 a minute); try again in "));
+  // Another student is not held up by either.
+  const auto other = client.Post("/api/check", padded("s002", code2), "application/json");
+  REQUIRE(other);
+  CHECK(other->status == 200);
+  CHECK(other->get_header_value("X-Attnmark-Stored") == "yes");
+  // What was kept is under the cap.
+  const std::int64_t kept = stored_attempts(db);
+  CHECK(kept >= 2);
+  CHECK(kept <= 5);
+}
+
+TEST_CASE("serve: the database and its -wal and -shm are 0600 once the class has checked", "[serve][attack]") {
+  const fs::path dir = class_dir("modes");
+  const fs::path db = dir / "class.sqlite";
+  ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir, "umask 022; ");
+  REQUIRE(server.running());
+  const auto r = server.client().Post("/api/check", check_body("s001", code_of(db.string(), "s001")), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    INFO(suffix);
+    const fs::path file = db.string() + suffix;
+    REQUIRE(fs::exists(file));
+    CHECK((fs::status(file).permissions() & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
+  }
+}
