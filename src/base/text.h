@@ -216,6 +216,35 @@ inline std::string quoted_printable(std::string_view text) {
   return out;
 }
 
+// The most bytes of a student's answer cell that any report or feedback
+// quotes (docs/safety.md): a cell is read whole, but never repeated whole.
+inline constexpr std::size_t max_cell_quote_bytes = 60;
+
+// The one home of quoting a student's cell in a report, feedback or hint
+// (JSON, Markdown, HTML, check's table, the served page): `text` as it is
+// when it is at most max_cell_quote_bytes bytes; else its first characters
+// up to a UTF-8 character boundary and then "…", at most
+// max_cell_quote_bytes bytes in all. A byte that is not UTF-8 counts as one
+// character (each format escapes it its own way, after this cut).
+//   cell_quote("0.665") == "0.665"
+//   cell_quote(std::string(900000, '9')) == std::string(57, '9') + "…"   (60 bytes)
+inline std::string cell_quote(std::string_view text) {
+  if (text.size() <= max_cell_quote_bytes) return std::string(text);
+  constexpr std::string_view marker = "\u2026";  // …, 3 bytes
+  const std::size_t room = max_cell_quote_bytes - marker.size();
+  std::size_t end = 0;
+  while (end < text.size()) {
+    std::uint32_t code_point = 0;
+    const std::size_t n = decode_utf8(text, end, code_point);
+    const std::size_t unit = n == 0 ? 1 : n;
+    if (end + unit > room) break;
+    end += unit;
+  }
+  std::string out(text.substr(0, end));
+  out += marker;
+  return out;
+}
+
 // The offset of the first byte that does not start a well-formed UTF-8
 // character (no overlongs, surrogates or code points above U+10FFFF), or npos.
 inline std::size_t first_invalid_utf8(std::string_view t) {

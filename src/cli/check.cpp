@@ -82,11 +82,32 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream&) {
   if (rubric_file.empty() && s.rubric.empty() && s.answers.empty() && is_rubric(answers))
     throw Error(answers, 0, 0, "is a rubric, not an answer file; give your answer file: attnmark check FILE");
   const Rubric rubric = rubric_for_check(rubric_file, answers, s);
-  const std::optional<std::uint64_t> seed =
-      options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : s.seed ? s.seed : rubric.seed;
-  if (!seed) throw Error(answers, 0, 0, "records no seed; give --seed (from your worksheet)");
-  const GradedSubmission g = judge(rubric, seed, s, "");
+  const std::optional<std::uint64_t> given_seed =
+      options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : std::nullopt;
+  // A file that records a variant but no seed (a served class's worksheet
+  // or notebook) is marked against that variant, whose numbers follow from
+  // its id: any other seed would mark it against another student's numbers.
+  const bool recorded_only = !given_seed && !s.seed && parse_variant_id(s.variant);
+  const std::optional<std::uint64_t> seed = given_seed ? given_seed : s.seed ? s.seed : rubric.seed;
+  if (!seed && !recorded_only) throw Error(answers, 0, 0, "records no seed; give --seed (from your worksheet)");
+  const GradedSubmission g = recorded_only ? judge_recorded_variant(rubric, s) : judge(rubric, seed, s, "");
   if (!g.marked) throw Error(answers, 0, 0, bounded_reason(g.reason, max_reason_bytes));
+  if (options.reveal) {
+    // Right answers only where the rubric lets feedback show them, and for
+    // a file holding what the key the teacher issues holds: the student,
+    // and the seed (with the variant it gives), not a variant id alone.
+    if (!rubric.reveal_in_feedback)
+      throw Error(fmt::format("--reveal: rubric {} does not allow showing the right answers (its reveal_answers is "
+                              "false); your teacher can give you your key (attnmark key)",
+                              quoted_printable(rubric.name)));
+    const bool own_with_seed = s.seed && (!given_seed || *given_seed == *s.seed) && !s.student.empty() &&
+                               g.status != SubmissionStatus::wrong_variant;
+    if (!own_with_seed)
+      throw Error(answers, 0, 0,
+                  "--reveal: shows the right answers only for a file that records your student id and the seed your "
+                  "worksheet was made with, as the key your teacher gives you does; check without --reveal, or ask "
+                  "your teacher for your key (attnmark key)");
+  }
   out << check_table(rubric, g, options.reveal);
   return g.marked->score >= g.marked->max_score - 1e-9 ? 0 : 1;
 }

@@ -155,7 +155,7 @@ SheetDocument document(const Rubric& rubric, const Variant& variant, Sheet sheet
 std::string render(const Job& job, const Rubric& rubric, const Variant& variant, const std::string& name,
                    const HtmlStyle& style, const ClassPage& page) {
   const Sheet sheet = job.key ? Sheet::key : Sheet::worksheet;
-  if (job.answers) return render_answer_template(rubric, variant);
+  if (job.answers) return render_answer_template(rubric, variant, !page.room);
   if (job.format == "md") return render_markdown(document(rubric, variant, sheet, page));
   if (job.format == "json") return render_json(variant, sheet);
   if (job.format == "jsonl") return render_json_line(variant, Sheet::key);
@@ -272,7 +272,8 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
     if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style, page));
-    if (answer_files) put(answers_name(i), render_answer_template(rubric, variant));
+    // A served class's answer file carries no seed, as its worksheet does not.
+    if (answer_files) put(answers_name(i), render_answer_template(rubric, variant, !page.room));
     if (keys_apart) put(key_name(i), render(key_job, rubric, variant, s.name, style, page));
     if (packs) {
       StudentOutput& o = outputs[i];

@@ -595,7 +595,7 @@ class QuestionGrader {
               ++right;
             } else if (right_but_coarse(p, read, t)) {
               cell.verdict = Verdict::imprecise;
-              cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell.given, read.decimals,
+              cell.note = fmt::format("'{}' is right to {} decimal place{}; give {}", cell_quote(cell.given), read.decimals,
                                       read.decimals == 1 ? "" : "s", decimals);
             } else {
               cell.verdict = Verdict::wrong;
@@ -839,7 +839,7 @@ class QuestionGrader {
       const WentOff off{part.part, wrong->label, wrong->given};
       const std::string name = cell_name(q_->tokens, q_->query_rows(), part.part, wrong->label);
       std::string sentence = fmt::format("Your working first goes wrong at {}{}{}: you wrote {}", part_label(part.part),
-                                         name.empty() ? "" : " · ", name, trim(wrong->given));
+                                         name.empty() ? "" : " · ", name, cell_quote(trim(wrong->given)));
       if (!wrong->note.empty()) {
         fmt::format_to(std::back_inserter(sentence), "; {}.", wrong->note);
       } else {

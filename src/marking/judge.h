@@ -31,4 +31,13 @@ GradedSubmission judge(const Rubric& rubric, std::optional<std::uint64_t> seed, 
                        const std::string& superseded, std::optional<std::uint64_t>* own_key = nullptr,
                        const Variant* made = nullptr);
 
+// Judges a submission against the variant its file records, as a self-check
+// does when the file records a variant but no seed (a served class's
+// worksheets and notebooks carry none): the numbers follow from the variant
+// id alone, so this marks the student's own numbers without the class's
+// seed, and the reason says what it was marked against. Whether that id is
+// the student's own only the class's seed can tell. Statuses as judge's; a
+// file with no variant id (parse_variant_id) is wrong-variant, not marked.
+GradedSubmission judge_recorded_variant(const Rubric& rubric, const Submission& submission);
+
 }  // namespace attnmark

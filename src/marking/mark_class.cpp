@@ -211,6 +211,39 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
   return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
 }
 
+// Refuses to mark a served class's files with a seed that is not the
+// class's. Those files record a variant and no seed (a served class's
+// worksheets, answer files and notebooks carry none); when not one of them
+// is its student's variant under `seed`, the seed is another class's (the
+// rubric's own, say), and every mark would be against another student's
+// numbers. One such file among files that fit is a copy, and is
+// wrong-variant as any other.
+void require_class_seed(const Inputs& in, std::optional<std::uint64_t> seed) {
+  std::size_t seedless = 0, fitting = 0;
+  std::string example;  // the first such file, for the message
+  for (std::size_t k = 0; k < in.submissions.size(); ++k) {
+    if (in.superseding[k] != Inputs::counts) continue;
+    const std::optional<Submission>& s = in.parsed[in.submissions[k].file];
+    if (!s || !s->unreadable.empty() || s->seed || s->student.empty()) continue;
+    const std::optional<std::uint64_t> recorded = parse_variant_id(s->variant);
+    if (!recorded) continue;
+    ++seedless;
+    if (example.empty()) example = in.source(k);
+    if (seed && *recorded == variant_id(*seed, s->student)) ++fitting;
+  }
+  if (seedless == 0 || fitting > 0) return;
+  const std::string files =
+      seedless == 1 ? example : fmt::format("{} and {} more", example, seedless - 1);
+  if (!seed)
+    throw Error(fmt::format("{} record{} a variant but no seed (a served class's files), and none was given: pass "
+                            "the class's --seed, or mark the served class with mark --db CLASS.sqlite",
+                            files, seedless == 1 ? "s" : ""));
+  throw Error(fmt::format("{} record{} a variant but no seed (a served class's files), and not one of those variants "
+                          "is its student's with seed {}: pass the class's --seed, or mark the served class with "
+                          "mark --db CLASS.sqlite",
+                          files, seedless == 1 ? "s" : "", *seed));
+}
+
 }  // namespace
 
 ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const std::vector<std::string>& inputs,
@@ -233,6 +266,7 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
       return near.empty() ? id : near;
     };
   Inputs in = read_inputs(std::move(list), cleaned.jobs, cleaned.sheet_columns, counts_as);
+  require_class_seed(in, cleaned.seed);
   report_notices(in.notices, err);
   std::optional<RosterOrder> order;
   if (roster) order.emplace(roster_order(*roster, in));

@@ -1,64 +1,34 @@
 #include "serve/codes.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
-#include <openssl/sha.h>
-
 #include <cstdint>
-#include <vector>
 
-#include "attnmark/base/error.h"
+#include "base/crypto.h"
 
 namespace attnmark {
-namespace {
-
-std::string hex(const unsigned char* data, std::size_t n) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[data[i] >> 4];
-    out += digits[data[i] & 15];
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string random_hex(std::size_t bytes) {
-  std::vector<unsigned char> buffer(bytes);
-  if (RAND_bytes(buffer.data(), static_cast<int>(bytes)) != 1)
-    throw Error("the system's random number generator failed");
-  return hex(buffer.data(), bytes);
+  const std::string buffer = random_bytes(bytes);
+  return hex(reinterpret_cast<const unsigned char*>(buffer.data()), buffer.size());
 }
 
 namespace {
 
-// HMAC-SHA256(key, label + '\0' + text) into `mac` (32 bytes).
-void labelled_mac(std::string_view key, std::string_view label, std::string_view text, unsigned char* mac) {
+// HMAC-SHA256(key, label + '\0' + text).
+Digest labelled_mac(std::string_view key, std::string_view label, std::string_view text) {
   std::string message(label);
   message += '\0';
   message += text;
-  unsigned int length = 0;
-  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-            reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &length) ||
-      length != 32)
-    throw Error("HMAC-SHA256 failed");
+  return hmac_sha256(key, message);
 }
 
 }  // namespace
 
 std::string labelled_hmac_hex(std::string_view key, std::string_view label, std::string_view text) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  labelled_mac(key, label, text, mac);
-  return hex(mac, 32);
+  return hex(labelled_mac(key, label, text));
 }
 
 std::string access_code(std::string_view secret, std::string_view student) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  labelled_mac(secret, "attnmark access code", student, mac);
+  const Digest mac = labelled_mac(secret, "attnmark access code", student);
   // 128 bits of the MAC, read as a number and written in base 31: 10 digits
   // use 49.5 bits, and the bias of taking them from 128 is below 2^-78.
   unsigned __int128 n = 0;
@@ -83,7 +53,7 @@ std::string normalised_code(std::string_view typed) {
 }
 
 bool same_secret(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+  return constant_time_equal(a, b);
 }
 
 bool codes_match(std::string_view code, std::string_view typed) {
@@ -91,9 +61,7 @@ bool codes_match(std::string_view code, std::string_view typed) {
 }
 
 std::string sha256_hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  return hex(digest, sizeof digest);
+  return hex(sha256(text));
 }
 
 }  // namespace attnmark

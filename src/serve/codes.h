@@ -1,5 +1,5 @@
 // serve/codes.h: the secrets of a served class: students' access codes (an
-// HMAC-SHA256 of the class secret, OpenSSL's libcrypto), random ids for
+// HMAC-SHA256 of the class secret, by base/crypto), random ids for
 // sessions, CSRF tokens and the teacher's token, and the one-way hash the
 // teacher's token is stored as.
 //

@@ -66,14 +66,14 @@ AnswerShape answer_shape(const QuestionVariant& q, Part p) {
   return shape;
 }
 
-std::string render_answer_template(const Rubric& rubric, const Variant& variant) {
+std::string render_answer_template(const Rubric& rubric, const Variant& variant, bool record_seed) {
   std::string out;
   out += fmt::format("# attnmark answer file for {}: replace each ~ with your answer.\n", rubric.name);
   out += "# Numbers like 0.665, 2/3 or 66.5% are fine; write masked for a masked score.\n";
   out += "# A decimal comma needs quotes in a list, [\"0,665\", ...], or write 0.665.\n";
   out += fmt::format("rubric: {}\n", double_quoted(variant.rubric));
   out += fmt::format("student: {}\n", double_quoted(variant.student));
-  out += fmt::format("seed: {}\n", variant.seed);
+  if (record_seed) out += fmt::format("seed: {}\n", variant.seed);
   out += fmt::format("variant: {}\n", double_quoted(variant.id_text()));
   out += fmt::format("generator: {}\n", double_quoted(generator_version));
   out += "answers:\n";

@@ -33,7 +33,10 @@ AnswerShape answer_shape(const QuestionVariant& question, Part part);
 std::string double_quoted(std::string_view text);
 
 // The blank answer file: the header that names rubric, student, seed and
-// variant, then every asked cell as ~. REQUIRES: variant was made from rubric.
-std::string render_answer_template(const Rubric& rubric, const Variant& variant);
+// variant, then every asked cell as ~. Without `record_seed` (a served
+// class's: with the rubric, the seed makes every classmate's key) the seed
+// line is left out, and the variant alone says which numbers are the
+// student's. REQUIRES: variant was made from rubric.
+std::string render_answer_template(const Rubric& rubric, const Variant& variant, bool record_seed = true);
 
 }  // namespace attnmark

@@ -162,7 +162,7 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
           out += ",\"cell\":";
           json_plain(out, p.went_off->label);
           out += ",\"given\":";
-          json_string(out, p.went_off->given);
+          json_string(out, cell_quote(p.went_off->given));
           out += '}';
         }
         if (const GridSize size = grid_size(p); size.rows) append_grid_json(out, q, p.part, size);
@@ -173,7 +173,7 @@ void append_feedback_json(std::string& out, const GradedSubmission& g) {
           out += "{\"cell\":";
           json_plain(out, c.label);
           out += ",\"given\":";
-          json_string(out, c.given);
+          json_string(out, cell_quote(c.given));
           if (c.value) {
             out += ",\"value\":";
             append_exact(out, *c.value, c.given);

@@ -4,6 +4,7 @@
 
 #include "attnmark/lesson/cell_names.h"
 #include "attnmark/lesson/diagnosis.h"
+#include "base/text.h"
 
 namespace attnmark {
 
@@ -40,7 +41,7 @@ PartView part_view(const QuestionResult& q, const PartResult& p, bool reveal) {
   view.grid = grid_of(q, p);
   view.cells.reserve(p.cells.size());
   for (const CellResult& c : p.cells)
-    view.cells.push_back({c.label, cell_name(q.tokens, q.query_rows, p.part, c.label), c.given,
+    view.cells.push_back({c.label, cell_name(q.tokens, q.query_rows, p.part, c.label), cell_quote(c.given),
                           reveal ? c.expected : std::string(), c.verdict, verdict_look(c.verdict), c.note});
   for (const std::string& d : p.diagnoses) {
     const std::string_view why = explain(d);

@@ -45,7 +45,7 @@ struct CellGrid {
 struct CellView {
   std::string label;     // "2.3", as the grader labelled it
   std::string name;      // "is → bus"; empty for the one word of a one-token most attended
-  std::string given;     // what the student wrote
+  std::string given;     // what the student wrote, as cell_quote (base/text.h) quotes it
   std::string expected;  // the reference answer; empty unless revealed
   Verdict verdict = Verdict::unanswered;
   VerdictLook look{};    // its symbol, word and CSS class

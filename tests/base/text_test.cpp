@@ -101,3 +101,19 @@ TEST_CASE("input_problem: the encoding first, then the size, in the words every 
   CHECK(attnmark::input_problem("abcd", 3, "the limit for a sheet") == "file is 4 bytes; the limit for a sheet is 3");
   CHECK(attnmark::input_problem(std::string("a\0b\0", 4) + "ccccc", 3) == "binary file (contains NUL bytes)");
 }
+
+TEST_CASE("cell_quote: a student's cell quoted at most 60 bytes, cut at a character, with an ellipsis") {
+  using attnmark::cell_quote;
+  CHECK(cell_quote("0.665") == "0.665");
+  CHECK(cell_quote(std::string(60, '9')) == std::string(60, '9'));
+  CHECK(cell_quote(std::string(61, '9')) == std::string(57, '9') + "\u2026");
+  CHECK(cell_quote(std::string(900000, '9')) == std::string(57, '9') + "\u2026");
+  // é is 2 bytes: 28 of them fill 56, the 29th would pass 57.
+  std::string accents;
+  for (int i = 0; i < 40; ++i) accents += "\u00e9";
+  CHECK(cell_quote(accents) == accents.substr(0, 56) + "\u2026");
+  CHECK(attnmark::first_invalid_utf8(cell_quote(accents)) == std::string_view::npos);
+  // A byte that is not UTF-8 counts as one.
+  CHECK(cell_quote(std::string(70, '\xE9')) == std::string(57, '\xE9') + "\u2026");
+  CHECK(cell_quote(std::string(900000, 'x')).size() == attnmark::max_cell_quote_bytes);
+}

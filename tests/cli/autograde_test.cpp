@@ -3,6 +3,7 @@
 // in, the student id, the demo class marked alike by mark and by each
 // autograder, and the Gradescope zip unpacked, built and run.
 #include "support/test_support.h"
+#include "support/revealing_rubric.h"
 
 #include <filesystem>
 #include <map>
@@ -69,13 +70,13 @@ TEST_CASE("autograde gradescope: score, the check table without answers, and a t
   CHECK(j["score"] == 13.67);
   CHECK(j["output_format"] == "text");
   CHECK(j["visibility"] == "visible");
-  CHECK(j["extra_data"] == json({{"student", "s04"}, {"variant", "b35a6a5e646c46ac"}, {"status", "graded"}}));
+  CHECK(j["extra_data"] == json({{"student", "s04"}, {"variant", "f7c99591969029ee"}, {"status", "graded"}}));
   // The output is what `check` prints for the same file, and shows no answers.
   const Run check = run_cli("check " + demo + " --answers fixtures/class/answers/s04.yaml");
   CHECK(j["output"] == check.out);
   CHECK(r.out == check.out);
   CHECK(j["output"].get<std::string>().find("Total: 13.67 / 15\n") != std::string::npos);
-  const Run revealed = run_cli("check " + demo + " --answers fixtures/class/answers/s04.yaml --reveal");
+  const Run revealed = run_cli("check '" + revealing_rubric("class-demo") + "' --answers fixtures/class/answers/s04.yaml --reveal");
   CHECK(revealed.out.find("✗(") != std::string::npos);
   CHECK(j["output"].get<std::string>().find("✗(") == std::string::npos);
   const json& tests = j["tests"];
@@ -90,16 +91,16 @@ TEST_CASE("autograde gradescope: score, the check table without answers, and a t
                           {"max_score", 2.0},
                           {"status", "failed"},
                           {"output", "✗ ✗ ✓\n"
-                                     "hint: Your working first goes wrong at weights · cat: you wrote 1/3, which is not e to the power of the score, "
+                                     "hint: Your working first goes wrong at weights · ran: you wrote -1, which is not e to the power of the score, "
                                      "divided by the total of e to the power of every score.\n"
                                      "hint: Softmax takes e to the power of each score before dividing by the "
                                      "total; dividing the scores themselves skips that step.\n"}}));
   CHECK(tests[2]["status"] == "passed");
   CHECK(tests[2]["output"] ==
-        "✓* ✓*\nhint: Your working first goes wrong at weights · cat: you wrote 1/3, which is not e to the power of "
+        "✓* ✓*\nhint: Your working first goes wrong at weights · ran: you wrote -1, which is not e to the power of "
         "the score, divided by the total of e to the power of every score.\nhint: correct method, carried from your "
         "weights\n");
-  CHECK(tests[3]["output"] == "cat: ✓ ✓ ✓\non: ✓ ✓ ✓\ndog: ✓ ✓ ✓\n");
+  CHECK(tests[3]["output"] == "is: ✓ ✓ ✓\non: ✓ ✓ ✓\nlate: ✓ ✓ ✓\n");
 }
 
 TEST_CASE("autograde gradescope: the student id from the metadata, and a file that names someone else") {
@@ -113,7 +114,7 @@ TEST_CASE("autograde gradescope: the student id from the metadata, and a file th
   REQUIRE(gradescope(root).status == 0);
   json j = results(root);
   CHECK(j["extra_data"]["status"] == "wrong-variant");
-  CHECK(j["score"] == 2.67);
+  CHECK(j["score"] == 6.22);
   CHECK(j["output"].get<std::string>().rfind(
             "Your file says student 's01', but Gradescope says 's27' handed it in; marked as 's27'.\n\n", 0) == 0);
   // The same id in other capitals, the file made for it: marked as the file's id.
@@ -202,7 +203,7 @@ TEST_CASE("autograde prairielearn: gradable, score from 0 to 1, tests with point
   CHECK(j["tests"][1] == json({{"name", "q1 weights"},
                                {"points", 0.67},
                                {"max_points", 2.0},
-                               {"message", "✗ ✗ ✓\nhint: Your working first goes wrong at weights · cat: you wrote 1/3, "
+                               {"message", "✗ ✗ ✓\nhint: Your working first goes wrong at weights · ran: you wrote -1, "
                                            "which is not e to the power of the score, divided by the total of e to the "
                                            "power of every score.\nhint: Softmax takes e to the power of each score before dividing "
                                            "by the total; dividing the scores themselves skips that step.\n"}}));

@@ -1,6 +1,7 @@
 // attnmark check (cli/check.cpp), run as a student runs it: the self-check
 // table and hints, the rubric found from the answer file, and exit statuses.
 #include "support/test_support.h"
+#include "support/revealing_rubric.h"
 
 #include <algorithm>
 #include <array>
@@ -22,8 +23,49 @@ TEST_CASE("check: a student's self-check table, hints, and exit status 1 when so
   CHECK(r.out.find("      hint: weights · bus: '0.67' is right to 2 decimal places; give 3\n") != std::string::npos);
   // No reference answers without --reveal.
   CHECK(r.out.find("0.665") == std::string::npos);
-  const Run revealed = run_cli("check rubrics/lesson.yaml --answers '" + path.string() + "' --reveal");
+  // --reveal only where the rubric reveals: the shipped lesson does not.
+  const Run refused = run_cli("check rubrics/lesson.yaml --answers '" + path.string() + "' --reveal");
+  CHECK(refused.status == 2);
+  CHECK(refused.out.empty());
+  CHECK(refused.err == "attnmark: --reveal: rubric 'lesson' does not allow showing the right answers (its "
+                       "reveal_answers is false); your teacher can give you your key (attnmark key)\n");
+  const Run revealed = run_cli("check '" + revealing_rubric("lesson") + "' --answers '" + path.string() + "' --reveal");
+  CHECK(revealed.status == 1);
   CHECK(revealed.out.find("≈(0.665) ✓(0.090) ✓(0.245)") != std::string::npos);
+}
+
+TEST_CASE("check --reveal: a variant id alone never reveals a key, and a file with its student and seed does where the rubric allows") {
+  const std::string rubric = revealing_rubric("class-demo");
+  const Run key = run_cli("key rubrics/class-demo.yaml --student s001 --format json");
+  const std::string variant = nlohmann::json::parse(key.out)["variant"];
+  const auto only_variant = scratch() / "only-variant.yaml";
+  attnmark::write_file(only_variant.string(), "rubric: class-demo\nvariant: \"" + variant + "\"\n");
+  const std::string refusal =
+      "attnmark: " + only_variant.string() +
+      ": --reveal: shows the right answers only for a file that records your student id and the seed your worksheet "
+      "was made with, as the key your teacher gives you does; check without --reveal, or ask your teacher for your "
+      "key (attnmark key)\n";
+  Run r = run_cli("check '" + rubric + "' '" + only_variant.string() + "' --reveal");
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == refusal);
+  // Nor with the student's id but no seed, nor with a seed given on the command line only.
+  const auto no_seed = scratch() / "no-seed.yaml";
+  attnmark::write_file(no_seed.string(),
+                       "rubric: class-demo\nstudent: s001\nvariant: \"" + variant + "\"\n");
+  r = run_cli("check '" + rubric + "' '" + no_seed.string() + "' --reveal");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + no_seed.string() + refusal.substr(refusal.find(": --reveal")));
+  r = run_cli("check '" + rubric + "' '" + no_seed.string() + "' --reveal --seed 2026");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + no_seed.string() + refusal.substr(refusal.find(": --reveal")));
+  // The student's own template (student and seed, as the teacher's key records) reveals.
+  const auto own = scratch() / "own.yaml";
+  attnmark::write_file(own.string(), run_cli("template rubrics/class-demo.yaml --student s001").out);
+  r = run_cli("check '" + rubric + "' '" + own.string() + "' --reveal");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("  scores            0 / 2   ✗(-2.0) ✗(3.0) ·(masked)\n") != std::string::npos);
+  CHECK(r.err.empty());
 }
 
 TEST_CASE("check finds the rubric named in the answer file and exits 0 when all is right") {
@@ -184,7 +226,7 @@ TEST_CASE("check reads a notebook as it reads an answer file, and finds its rubr
   attnmark::write_file(path.string(), nb);
   const Run r = run_cli("check '" + path.string() + "'");
   CHECK(r.status == 1);
-  CHECK(r.out.starts_with("attnmark check: lesson · student s001 · variant 2a1549ca301b20b2\n"));
+  CHECK(r.out.starts_with("attnmark check: lesson · student s001 · variant a9fc1491e1b448ef\n"));
   CHECK(r.out.find("  weights           0 / 2   ✗ ✗ ✗\n      hint: Your working first goes wrong at weights · bus: you "
                    "wrote 1, which is not e to the power of the score, divided by the total of e to the power of every "
                    "score.\n      hint: Attention takes a share of every token's value") != std::string::npos);

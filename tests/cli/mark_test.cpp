@@ -4,6 +4,7 @@
 #include "support/test_support.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "base/files.h"
@@ -20,10 +21,42 @@ TEST_CASE("mark refuses to overwrite an earlier run without --force") {
                          "/: gradebook.csv, summary.md, summary.html, feedback/\n");
   CHECK(attnmark::read_file((dir / "gradebook.csv").string(), 1 << 20) ==
         "student,name,variant,status,score,max_score,q1,q2,q3,source,reason,flags\r\n"
-        "s001,,2a1549ca301b20b2,graded,5,16,5,0,0," + (in / "s001.yaml").string() + ",,\r\n");
+        "s001,,a9fc1491e1b448ef,graded,5,16,5,0,0," + (in / "s001.yaml").string() + ",,\r\n");
   const Run again = run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + dir.string() + "'");
   CHECK(again.status == 2);
   CHECK(again.err == "attnmark: " + dir.string() +
                          ": already holds 'gradebook.csv' from an earlier run; pass --force to replace it, or choose another --out\n");
   CHECK(run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + dir.string() + "' --force").status == 0);
+}
+
+TEST_CASE("mark quotes a 900,000-character cell at most 60 bytes in every feedback format") {
+  const auto in = scratch() / "long-cell-in";
+  const auto dir = scratch() / "long-cell-out";
+  std::filesystem::remove_all(in);
+  std::filesystem::remove_all(dir);
+  const std::string long_cell(900000, '9');
+  attnmark::write_file((in / "s001.yaml").string(),
+                       lesson_answers("[2, 0, 1]", "[" + long_cell + ", 0.090, 0.245]", "[7.88, 2.12]"));
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + dir.string() + "'");
+  CHECK(r.status == 0);
+  const std::string quote = std::string(57, '9') + "\u2026";
+  for (const char* ext : {".json", ".md", ".html"}) {
+    CAPTURE(ext);
+    const std::string text = attnmark::read_file((dir / "feedback" / (std::string("s001") + ext)).string(), 1 << 24);
+    CHECK(text.size() < 40000);
+    CHECK(text.find(std::string(58, '9')) == std::string::npos);
+    CHECK(text.find(quote) != std::string::npos);
+    CHECK(text.find("answer is too long (900000 characters)") != std::string::npos);
+  }
+  const auto json = nlohmann::json::parse(attnmark::read_file((dir / "feedback/s001.json").string(), 1 << 24));
+  const auto& cell = json["questions"][0]["parts"]["weights"]["cells"][0];
+  CHECK(cell["given"] == quote);
+  CHECK(cell["verdict"] == "unreadable");
+  // One feedback.jsonl line the same.
+  const auto lines = scratch() / "long-cell-jsonl";
+  std::filesystem::remove_all(lines);
+  CHECK(run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + lines.string() + "' --feedback jsonl").status == 0);
+  const std::string jsonl = attnmark::read_file((lines / "feedback.jsonl").string(), 1 << 24);
+  CHECK(jsonl.find(std::string(58, '9')) == std::string::npos);
+  CHECK(jsonl.find(quote) != std::string::npos);
 }

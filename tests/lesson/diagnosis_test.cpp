@@ -294,6 +294,12 @@ TEST_CASE("every mistake on every shipped rubric gets exactly its own code, and 
           bool ambiguous = close(q, m.stage, m.numbers, right);
           for (const Made& other : all)
             if (other.code != m.code && other.stage == m.stage && close(q, m.stage, m.numbers, other.numbers)) ambiguous = true;
+          // And numbers the catalogue's other mistakes give at this step (the
+          // grader's list, which has some this test does not make).
+          for (const MistakenAnswer& other : mistaken_answers(q, m.stage, q.scores, q.weights, false))
+            if (other.code != m.code && other.numbers.size() == m.numbers.size() &&
+                close(q, m.stage, m.numbers, other.numbers))
+              ambiguous = true;
           bool finite_numbers = true;
           for (const Vector& row : m.numbers)
             for (double x : row) finite_numbers = finite_numbers && !std::isnan(x) && x != INFINITY && std::fabs(x) < 1e6;

@@ -11,6 +11,7 @@
 #include "attnmark/lesson/numbers.h"
 #include "readers/rubric_loader.h"
 #include "attnmark/lesson/variant.h"
+#include "base/crypto.h"
 #include "writers/answer_template.h"
 #include "writers/key_json.h"
 #include "writers/markdown_writer.h"
@@ -22,14 +23,82 @@ const char* const all_rubrics[] = {"lesson", "one-token", "all-tokens", "scaled-
 }  // namespace
 
 TEST_CASE("variant ids are stable for ever and differ per student") {
-  CHECK(variant_id(2026, "s001") == 0x2a1549ca301b20b2ULL);
-  CHECK(variant_id(2026, "") == 0xce2646f5ae4105c5ULL);
+  CHECK(variant_id(2026, "s001") == 0xa9fc1491e1b448efULL);
+  CHECK(variant_id(2026, "") == 0xb26d02fdeda863caULL);
   CHECK(variant_id(2026, "s002") != variant_id(2026, "s001"));
   CHECK(variant_id(2027, "s001") != variant_id(2026, "s001"));
-  CHECK(parse_variant_id("2a1549ca301b20b2") == 0x2a1549ca301b20b2ULL);
-  CHECK_FALSE(parse_variant_id("2A1549CA301B20B2"));
-  CHECK_FALSE(parse_variant_id("2a1549ca301b20b"));
-  CHECK_FALSE(parse_variant_id("2a1549ca301b20bz"));
+  CHECK(parse_variant_id("a9fc1491e1b448ef") == 0xa9fc1491e1b448efULL);
+  CHECK_FALSE(parse_variant_id("A9FC1491E1B448EF"));
+  CHECK_FALSE(parse_variant_id("a9fc1491e1b448e"));
+  CHECK_FALSE(parse_variant_id("a9fc1491e1b448ez"));
+}
+
+namespace {
+
+// The ids of attnmark-gen/1, splitmix64(seed ^ splitmix64(fnv1a64(student))),
+// and their inversion: what a student could do with one.
+std::uint64_t splitmix64(std::uint64_t x) {
+  std::uint64_t z = x + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+std::uint64_t inverse_of_odd(std::uint64_t a) {  // a⁻¹ mod 2⁶⁴, by Newton's iteration
+  std::uint64_t x = a;
+  for (int i = 0; i < 6; ++i) x *= 2 - a * x;
+  return x;
+}
+std::uint64_t unsplitmix64(std::uint64_t z) {
+  z ^= (z >> 31) ^ (z >> 62);
+  z *= inverse_of_odd(0x94d049bb133111ebULL);
+  z ^= (z >> 27) ^ (z >> 54);
+  z *= inverse_of_odd(0xbf58476d1ce4e5b9ULL);
+  z ^= (z >> 30) ^ (z >> 60);
+  return z - 0x9e3779b97f4a7c15ULL;
+}
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+std::uint64_t old_variant_id(std::uint64_t seed, std::string_view student) {
+  return splitmix64(seed ^ splitmix64(fnv1a64(student)));
+}
+std::uint64_t seed_from_old_id(std::uint64_t id, std::string_view student) {
+  return unsplitmix64(id) ^ splitmix64(fnv1a64(student));
+}
+
+}  // namespace
+
+TEST_CASE("a variant id is a keyed MAC: the seed does not follow from it, nor any classmate's id") {
+  for (const std::uint64_t seed : {std::uint64_t{2026}, std::uint64_t{987654321012}}) {
+    INFO(seed);
+    // The old id gave the seed back at once; the id now does not.
+    REQUIRE(seed_from_old_id(old_variant_id(seed, "s001"), "s001") == seed);
+    const std::uint64_t id = variant_id(seed, "s001");
+    CHECK(id != old_variant_id(seed, "s001"));
+    CHECK(seed_from_old_id(id, "s001") != seed);
+    // It is what docs/commands.md says: HMAC-SHA256 under the seed's PBKDF2 key, its first 8 bytes.
+    const Digest key = pbkdf2_hmac_sha256(std::to_string(seed), "attnmark variant key", 100000);
+    const Digest mac = hmac_sha256(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()),
+                                   std::string_view("attnmark variant\0s001", 21));
+    std::uint64_t expected = 0;
+    for (int i = 0; i < 8; ++i) expected = expected << 8 | mac[static_cast<std::size_t>(i)];
+    CHECK(id == expected);
+  }
+  CHECK(variant_key_iterations == 100000);
+  // The numbers follow from the id alone: s001's id, given any student's
+  // name, makes s001's numbers, never s002's, and s002's id differs from
+  // s001's in a way that does not repeat from seed to seed.
+  const Rubric rubric = shipped("class-demo");
+  const Variant own = make_variant(rubric, 2026, "s001");
+  const Variant other = make_variant(rubric, 2026, "s002");
+  const Variant posing = make_variant_with_id(rubric, 2026, own.id, "s002");
+  CHECK(render_json(posing, Sheet::key).find(format_exact(own.questions[1].output[0][0])) != std::string::npos);
+  CHECK(posing.questions[1].scores == own.questions[1].scores);
+  CHECK(posing.questions[1].scores != other.questions[1].scores);
+  CHECK((variant_id(2026, "s001") ^ variant_id(2026, "s002")) != (variant_id(2027, "s001") ^ variant_id(2027, "s002")));
+  CHECK(variant_id(2026, "s002") - variant_id(2026, "s001") != variant_id(2027, "s002") - variant_id(2027, "s001"));
 }
 
 TEST_CASE("the lesson rubric reproduces the lesson for every student") {

@@ -59,7 +59,7 @@ const std::vector<Expected> common = {
     {"s01", "graded", "15"},     // right, every digit of the calculator
     {"s02", "graded", "15"},     // right, rounded as asked (JSON; -inf for the masked score)
     {"s03", "graded", "15"},     // right, the lesson's way (e^score to 2 decimals, products to 2)
-    {"s04", "graded", "13.67"},  // q1 no-exp, weights as fractions 1/3, 2/3; output follows
+    {"s04", "graded", "13.67"},  // q1 no-exp, weights the scores over their total (-1, 2); output follows
     {"s05", "graded", "7"},      // half done
     {"s06", "graded", "13.67"},  // q1 hard-attention
     {"s07", "graded", "15"},     // right, in every spelling: −1, 66.5%, .245, 7,12, blank masked score
@@ -69,11 +69,11 @@ const std::vector<Expected> common = {
     {"s11", "graded", "13.67"},  // q1 extra-scale
     {"s12", "graded", "14.33"},  // q1 mask-ignored
     {"s13", "graded", "13"},     // q1 mixed-keys
-    {"s14", "graded", "13.67"},  // q1 rounded-early (e^score to 1 decimal)
+    {"s14", "graded", "13.67"},  // q1 rounded-early (e^score to a whole number)
     {"s15", "graded", "13.67"},  // q1 mask-after-softmax
     {"s16", "graded", "13.67"},  // q2 transposed-scores
-    {"s17", "graded", "12.33"},  // q2 softmax-columns (JSON)
-    {"s18", "graded", "14.56"},  // q2 wrong-query
+    {"s17", "graded", "12"},     // q2 softmax-columns (JSON)
+    {"s18", "graded", "14.33"},  // q2 wrong-query
     {"s19", "graded", "14.78"},  // q2 one score slipped by 1, then the right method (follow-through)
     {"s20", "graded", "13.67"},  // q1 weights to 2 decimals (precision hint)
     {"s21", "graded", "14"},     // q1 output 1 written "6.6.5"
@@ -88,7 +88,7 @@ std::vector<Expected> folder_expected() {
                         {"", "unreadable", ""},             // s25.yaml: UTF-16
                         // (s26-2026-03-02.yaml, replaced by the later upload, is in the summary, not a row)
                         {"s26", "graded", "15"},            // s26-2026-03-05.yaml
-                        {"s27", "wrong-variant", "2.67"},   // s01's file with the id changed
+                        {"s27", "wrong-variant", "6.22"},   // s01's file with the id changed
                         {"s28", "wrong-rubric", ""},        // the lesson's answer file
                         {"", "unknown-student", "15"},      // unnamed.yaml: s29's right answers, id deleted
                     });
@@ -145,7 +145,8 @@ const std::map<std::string, std::map<std::string, PartExpected>> parts_expected 
     {"s04", {{"q1.weights", {2.0 / 3, false, {"no-exp"}}}, {"q1.output", {2, true, {}}}}},
     {"s05",
      {{"q1.output", {0, false, {}}}, {"q2.weights", {0, false, {}}}, {"q2.output", {0, false, {}}}}},
-    {"s06", {{"q1.weights", {2.0 / 3, false, {"hard-attention"}}}, {"q1.output", {2, true, {}}}}},
+    // One-hot weights are also e^score rounded to whole numbers in this variant.
+    {"s06", {{"q1.weights", {2.0 / 3, false, {"hard-attention", "rounded-early"}}}, {"q1.output", {2, true, {}}}}},
     {"s07", {}},
     {"s08", {{"q1.weights", {2.0 / 3, false, {"no-normalise"}}}, {"q1.output", {2, true, {}}}}},
     // Base 10 happens to give output 2 = 1, as every weighting of values (x, 1) does.
@@ -164,10 +165,10 @@ const std::map<std::string, std::map<std::string, PartExpected>> parts_expected 
       {"q2.weights", {3, true, {}}},
       {"q2.output", {3, true, {}}},
       {"q2.most_attended", {1, true, {}}}}},
-    // Column softmax happens to equal row softmax in cell 1.1 of this variant.
-    {"s17", {{"q2.weights", {1.0 / 3, false, {"softmax-columns"}}}, {"q2.output", {3, true, {}}}}},
+    {"s17",
+     {{"q2.weights", {0, false, {"softmax-columns"}}}, {"q2.output", {3, true, {}}}, {"q2.most_attended", {1, true, {}}}}},
     {"s18",
-     {{"q2.scores", {14.0 / 9, false, {"wrong-query"}}},
+     {{"q2.scores", {12.0 / 9, false, {"wrong-query"}}},
       {"q2.weights", {3, true, {}}},
       {"q2.output", {3, true, {}}},
       {"q2.most_attended", {1, true, {}}}}},
@@ -184,15 +185,15 @@ const std::map<std::string, std::map<std::string, PartExpected>> parts_expected 
       {"q2.output", {0, false, {}}},
       {"q2.most_attended", {0, false, {}}}}},
     {"s26", {}},  // the later of s26's two: feedback/s26.* is always the counted one
-    // s01's answers against s27's numbers: the masked score, and q1's weights
-    // worked from the scores it sits in, earn marks; rows with no cell right
-    // carry nothing.
+    // s01's answers against s27's numbers: the masked score and the cells
+    // that happen to be s27's, and the weights worked from the rows of scores
+    // they sit in, earn marks.
     {"s27",
-     {{"q1.scores", {2.0 / 3, false, {}}},
+     {{"q1.scores", {4.0 / 3, false, {}}},
       {"q1.weights", {2, true, {}}},
       {"q1.output", {0, false, {}}},
-      {"q2.scores", {0, false, {}}},
-      {"q2.weights", {0, false, {}}},
+      {"q2.scores", {8.0 / 9, false, {}}},
+      {"q2.weights", {2, true, {}}},
       {"q2.output", {0, false, {}}},
       {"q2.most_attended", {0, false, {}}}}},
 };
@@ -254,39 +255,39 @@ void check_cells(const fs::path& out) {
     const Json fb = feedback(out, "s20");
     const Json& p = part(fb, "q1", "weights");
     CHECK(cell(p, "1").at("verdict") == "imprecise");
-    CHECK(cell(p, "1").at("note") == "'0.05' is right to 2 decimal places; give 3");
+    CHECK(cell(p, "1").at("note") == "'0.02' is right to 2 decimal places; give 3");
     CHECK(cell(p, "2").at("verdict") == "imprecise");
-    CHECK(cell(p, "2").at("note") == "'0.95' is right to 2 decimal places; give 3");
+    CHECK(cell(p, "2").at("note") == "'0.98' is right to 2 decimal places; give 3");
     CHECK(cell(p, "3").at("verdict") == "correct");
     const auto hints = p.at("hints").get<std::vector<std::string>>();
-    CHECK(std::find(hints.begin(), hints.end(), "weights · late: '0.05' is right to 2 decimal places; give 3") != hints.end());
+    CHECK(std::find(hints.begin(), hints.end(), "weights · sun: '0.02' is right to 2 decimal places; give 3") != hints.end());
   }
   {
     INFO("s07: every spelling reads as the number meant");
     const Json fb = feedback(out, "s07");
     const Json& scores = part(fb, "q1", "scores");
-    CHECK(cell(scores, "2").at("given") == "\xE2\x88\x92" "1.0");
-    CHECK(cell(scores, "2").at("value").get<double>() == -1.0);
+    CHECK(cell(scores, "1").at("given") == "\xE2\x88\x92" "1.0");
+    CHECK(cell(scores, "1").at("value").get<double>() == -1.0);
     CHECK(cell(scores, "3").at("given") == "");
     CHECK(cell(scores, "3").at("value") == "masked");
     CHECK(cell(scores, "3").at("verdict") == "correct");
-    CHECK(cell(part(fb, "q1", "weights"), "1").at("given") == "88.1%");
-    CHECK(cell(part(fb, "q1", "weights"), "1").at("value").get<double>() == Approx(0.881).margin(1e-12));
-    CHECK(cell(part(fb, "q1", "output"), "1").at("given") == "7,12");
-    CHECK(cell(part(fb, "q1", "output"), "1").at("value").get<double>() == Approx(7.12).margin(1e-12));
+    CHECK(cell(part(fb, "q1", "weights"), "1").at("given") == "4.7%");
+    CHECK(cell(part(fb, "q1", "weights"), "1").at("value").get<double>() == Approx(0.047).margin(1e-12));
+    CHECK(cell(part(fb, "q1", "output"), "2").at("given") == "1,09");
+    CHECK(cell(part(fb, "q1", "output"), "2").at("value").get<double>() == Approx(1.09).margin(1e-12));
     const Json& weights = part(fb, "q2", "weights");
-    CHECK(cell(weights, "1.2").at("given") == ".245");
-    CHECK(cell(weights, "1.3").at("given") == "66.5%");
-    CHECK(cell(weights, "1.3").at("value").get<double>() == Approx(0.665).margin(1e-12));
-    CHECK(cell(part(fb, "q2", "most_attended"), "1").at("given") == "IS");
+    CHECK(cell(weights, "2.1").at("given") == ".245");
+    CHECK(cell(weights, "2.2").at("given") == "66.5%");
+    CHECK(cell(weights, "2.2").at("value").get<double>() == Approx(0.665).margin(1e-12));
+    CHECK(cell(part(fb, "q2", "most_attended"), "1").at("given") == "MAT");
     CHECK(cell(part(fb, "q2", "most_attended"), "1").at("verdict") == "correct");
   }
   {
-    INFO("s04: fractions");
+    INFO("s04: the scores over their total (1.5 - 3.0 = -1.5, so whole numbers here)");
     const Json fb = feedback(out, "s04");
     const Json& p = part(fb, "q1", "weights");
-    CHECK(cell(p, "2").at("given") == "2/3");
-    CHECK(cell(p, "2").at("value").get<double>() == Approx(2.0 / 3).margin(1e-12));
+    CHECK(cell(p, "2").at("given") == "2");
+    CHECK(cell(p, "2").at("value").get<double>() == 2.0);
     CHECK(cell(p, "2").at("verdict") == "wrong");
   }
   {
@@ -323,10 +324,12 @@ void check_summary(const fs::path& out) {
   const std::string summary = slurp(out / "summary.md");
   for (const char* code : {"hard-attention", "mask-ignored", "missing-scale", "extra-scale", "wrong-query",
                            "transposed-scores", "no-exp", "no-normalise", "wrong-exp-base", "softmax-columns",
-                           "mixed-keys", "rounded-early", "mask-after-softmax"}) {
+                           "mixed-keys", "mask-after-softmax"}) {
     INFO(code);
     CHECK(summary.find(std::string("| `") + code + "` | 1 | ") != std::string::npos);
   }
+  // s14's, and s06's one-hot weights, which e^score rounded to whole numbers gives too.
+  CHECK(summary.find("| `rounded-early` | 2 | ") != std::string::npos);
   // The blank submission is listed with the problems, not counted as marked work.
   // (The sheet has names: the summary gives them beside the id.)
   CHECK((summary.find(" | s22 | unanswered | no answers given |") != std::string::npos ||
@@ -360,7 +363,7 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would",
     for (const auto& r : records) flags[r[8]] = r[10];
     // s27 handed in s01's file with the id changed: flagged, and the variant's owner named.
     CHECK(flags["fixtures/class/answers/s27.yaml"] == "fits-variant-of:s01");
-    CHECK(reason["fixtures/class/answers/s27.yaml"].ends_with("; 0a3dbb1cf6ce0f62 is s01's variant"));
+    CHECK(reason["fixtures/class/answers/s27.yaml"].ends_with("; 6082cd4028cea849 is s01's variant"));
     CHECK(std::count_if(flags.begin(), flags.end(), [](const auto& f) { return !f.second.empty(); }) == 2);  // s27, and the header's own
     CHECK(reason["fixtures/class/answers/s23.yaml"].find("YAML syntax") != std::string::npos);
     CHECK(reason["fixtures/class/answers/s24.docx"] == "binary file (contains NUL bytes)");
@@ -370,7 +373,7 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would",
                                          "the later submission fixtures/class/answers/s26-2026-03-05.yaml |") !=
           std::string::npos);
     CHECK(reason["fixtures/class/answers/s28.yaml"] == "answers are for rubric 'lesson', not 'class-demo'");
-    CHECK(reason["fixtures/class/answers/s27.yaml"].find("the file is for variant 0a3dbb1cf6ce0f62") == 0);
+    CHECK(reason["fixtures/class/answers/s27.yaml"].find("the file is for variant 6082cd4028cea849") == 0);
     CHECK(reason["fixtures/class/answers/unnamed.yaml"] ==
           "no student id; marked against the variant recorded in the file");
   }
@@ -383,7 +386,7 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would",
     // Feedback named after a student is that student's counted submission; the others have folders of their own.
     const Json unnamed = feedback(out, "no-student/unnamed.yaml");
     CHECK(unnamed.at("status") == "unknown-student");
-    CHECK(unnamed.at("variant") == "98d6b5b3203b1c07");  // s29's
+    CHECK(unnamed.at("variant") == "5de245283e3b8768");  // s29's
     CHECK(unnamed.at("score").get<double>() == 15);
     const Json dup = feedback(out, "superseded/s26");
     CHECK(dup.at("status") == "duplicate");

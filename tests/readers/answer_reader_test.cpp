@@ -34,7 +34,7 @@ const std::string filled_yaml =
     "student: \"s001\"\n"
     "seed: 2026\n"
     "variant: \"2a1549ca301b20b2\"\n"
-    "generator: \"attnmark-gen/1\"\n"
+    "generator: \"attnmark-gen/2\"\n"
     "answers:\n"
     "  q1:\n"
     "    scores: [1.5, 0.670, \"2/3\"]  # bus, is, late\n"
@@ -64,7 +64,7 @@ const std::string filled_json = R"({
   "student": "s001",
   "seed": 2026,
   "variant": "2a1549ca301b20b2",
-  "generator": "attnmark-gen/1",
+  "generator": "attnmark-gen/2",
   "answers": {
     "q1": {
       "scores": [1.5, 0.670, "2/3"],
@@ -267,7 +267,7 @@ TEST_CASE("notes: unknown keys, bad seed and variant, other generator") {
                        "unknown key 'foo' ignored",
                        "seed 'abc' is not a whole number; ignored",
                        "variant '2A1549CA301B20B2' is not 16 lower-case hex digits",
-                       "generator 'attnmark-gen/0' differs from this attnmark's 'attnmark-gen/1'",
+                       "generator 'attnmark-gen/0' differs from this attnmark's 'attnmark-gen/2'",
                        "unknown key 'Answers' ignored (did you mean 'answers'?)",
                    });
 

@@ -60,3 +60,109 @@ TEST_CASE("serve: a served class's worksheets print the access code and never th
   const Run key = run_cli("key rubrics/lesson.yaml --seed " + seed + " --student s001");
   CHECK(key.out.find("Seed: " + seed) != std::string::npos);
 }
+
+namespace {
+
+// The answer file of `key` (key --format json) with every answer right, as
+// `template` (whose header it keeps) lays out the file.
+std::string right_answers(const std::string& header_of_template, const nlohmann::json& key) {
+  std::string out;
+  for (std::size_t at = 0; at < header_of_template.size();) {
+    const std::size_t end = header_of_template.find('\n', at);
+    const std::string line = header_of_template.substr(at, end - at);
+    if (line.starts_with("answers:")) break;
+    out += line + "\n";
+    at = end + 1;
+  }
+  out += "answers:\n";
+  for (const auto& q : key["questions"]) {
+    out += "  " + q["id"].get<std::string>() + ":\n";
+    for (const auto& [part, value] : q["answers"].items()) {
+      std::string flow = value.dump();
+      for (std::size_t at; (at = flow.find("null")) != std::string::npos;) flow.replace(at, 4, "masked");
+      out += "    " + part + ": " + flow + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("serve: a served class's hand-outs carry no seed, check offline against their own variant, and mark needs the class's seed", "[serve]") {
+  const fs::path dir = scratch() / "serve-handouts";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string seed = "987654321012";
+  const std::string db = (dir / "class.sqlite").string();
+  const std::string roster = write_roster(dir, 2);
+  {
+    ServeProcess server("rubrics/class-demo.yaml --seed " + seed + " --roster '" + roster + "' --db '" + db + "'", dir);
+    REQUIRE(server.running());
+  }
+  // Every format's hand-outs (worksheets, answer files, the class pack,
+  // notebooks) hold no seed; only the teacher's keys/ do.
+  for (const std::string format : {"md", "html", "tex", "ipynb"}) {
+    CAPTURE(format);
+    const fs::path out = dir / format;
+    const Run r = run_cli("generate rubrics/class-demo.yaml --seed " + seed + " --roster '" + roster + "' --db '" + db +
+                          "' --url http://class.example/ --format " + format + " -o '" + out.string() + "'");
+    REQUIRE(r.status == 0);
+    std::size_t handouts = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(out)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string name = fs::relative(entry.path(), out).string();
+      CAPTURE(name);
+      const std::string text = read_file(entry.path().string(), 1 << 24);
+      if (name.starts_with("keys/")) {
+        CHECK(text.find(seed) != std::string::npos);
+      } else {
+        ++handouts;
+        CHECK(text.find(seed) == std::string::npos);
+        CHECK(text.find("seed:") == std::string::npos);
+      }
+    }
+    // Each student's sheet (and answer file), the class pack (in LaTeX too).
+    CHECK(handouts == (format == "ipynb" ? 3u : format == "tex" ? 6u : 5u));
+  }
+  const nlohmann::json key = nlohmann::json::parse(
+      run_cli("key rubrics/class-demo.yaml --seed " + seed + " --student s001 --format json").out);
+  const std::string variant = key["variant"];
+  const std::string header = "attnmark check: class-demo · student s001 · variant " + variant +
+                             "\nmarked against the variant the file records, " + variant +
+                             "; it records no seed, so only the class's page or the teacher can say whether that is "
+                             "s001's own\n";
+  // The offline check of the answer file and of the notebook: the student's own variant, said truthfully.
+  const std::string answers = (dir / "md" / "s001.answers.yaml").string();
+  // (Blank, so "no answers given; " comes first.)
+  const std::string blank_header = "attnmark check: class-demo · student s001 · variant " + variant +
+                                   "\nno answers given; marked against the variant the file records, " + variant +
+                                   "; it records no seed, so only the class's page or the teacher can say whether that "
+                                   "is s001's own\n";
+  Run r = run_cli("check rubrics/class-demo.yaml '" + answers + "'");
+  CHECK(r.status == 1);
+  CHECK(r.out.starts_with(blank_header));
+  r = run_cli("check rubrics/class-demo.yaml '" + (dir / "ipynb" / "s001.ipynb").string() + "'");
+  CHECK(r.status == 1);
+  CHECK(r.out.starts_with(blank_header));
+  const fs::path subs = dir / "subs";
+  fs::create_directories(subs);
+  attnmark::write_file((subs / "s001.yaml").string(), right_answers(read_file(answers, 1 << 20), key));
+  attnmark::write_file((subs / "s002.yaml").string(), read_file((dir / "md" / "s002.answers.yaml").string(), 1 << 20));
+  r = run_cli("check rubrics/class-demo.yaml '" + (subs / "s001.yaml").string() + "'");
+  CHECK(r.status == 0);
+  CHECK(r.out.starts_with(header));
+  CHECK(r.out.ends_with("Total: 15 / 15\n"));
+  // mark without the class's seed: exit 2, nothing written; with it, marked.
+  const fs::path reports = dir / "reports";
+  r = run_cli("mark rubrics/class-demo.yaml '" + subs.string() + "' --out '" + reports.string() + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + (subs / "s001.yaml").string() +
+                     " and 1 more record a variant but no seed (a served class's files), and not one of those variants "
+                     "is its student's with seed 2026: pass the class's --seed, or mark the served class with mark "
+                     "--db CLASS.sqlite\n");
+  CHECK_FALSE(fs::exists(reports));
+  r = run_cli("mark rubrics/class-demo.yaml '" + subs.string() + "' --out '" + reports.string() + "' --seed " + seed);
+  CHECK(r.status == 0);
+  CHECK(read_file((reports / "gradebook.csv").string(), 1 << 20).find("s001,," + variant + ",graded,15,15,") !=
+        std::string::npos);
+}

@@ -13,7 +13,7 @@ TEST_CASE("key --format json has the documented shape") {
   CHECK(j["student"] == "s001");
   CHECK(j["seed"] == 3);
   CHECK(j["variant"].get<std::string>().size() == 16);
-  CHECK(j["generator"] == "attnmark-gen/1");
+  CHECK(j["generator"] == "attnmark-gen/2");
   const auto& q1 = j["questions"][0];
   CHECK(q1["id"] == "q1");
   CHECK(q1["task"] == "one-token");

@@ -1,7 +1,7 @@
 // attnmark/lesson/variant.h: one student's variant of a rubric, with exact answers.
 //
-// A variant is fixed by one 64-bit id, made from the seed and the student id
-// (variant_id). Every number is drawn with PCG32 and computed with
+// A variant is fixed by one 64-bit id, a keyed MAC of the student id under a
+// key derived from the seed (variant_id). Every number is drawn with PCG32 and computed with
 // attention.h, so the same rubric, seed and student give the same bytes on
 // every platform.
 //
@@ -22,7 +22,7 @@
 namespace attnmark {
 
 // Stamped on every output. Bump it when any generated number could change.
-inline constexpr const char* generator_version = "attnmark-gen/1";
+inline constexpr const char* generator_version = "attnmark-gen/2";
 
 // One question as the student sees it, with its unrounded answers.
 struct QuestionVariant {
@@ -55,7 +55,19 @@ struct Variant {
   std::string id_text() const;  // 16 lower-case hex digits
 };
 
-// The variant id of a student: splitmix64(seed ^ splitmix64(fnv1a64(student))).
+// The rounds of PBKDF2-HMAC-SHA256 that derive a seed's class key. Chosen so
+// that deriving one costs some 20-40 ms (once per seed and process) while
+// trying every twelve-digit seed against a known id costs 10^12 times that
+// (docs/commands.md#seeds-students-and-variants).
+inline constexpr unsigned variant_key_iterations = 100000;
+
+// The variant id of a student: the first 8 bytes (big-endian) of
+// HMAC-SHA256(class key, "attnmark variant\0" + student), where the class key
+// is PBKDF2-HMAC-SHA256(the seed in decimal, salt "attnmark variant key",
+// variant_key_iterations rounds, 32 bytes). An id gives away neither the seed
+// nor any other student's id: finding the seed means trying seeds one by one
+// at the cost of a derivation each. The class key is derived once per seed
+// and kept for the process (thread-safe; a few hundred seeds at most).
 // Stable for ever: changing it changes every student's numbers.
 std::uint64_t variant_id(std::uint64_t seed, std::string_view student);
 
