@@ -164,13 +164,18 @@ RequestParser::State RequestParser::feed(std::string_view bytes) {
       if (pending > bound) return fail(400, "a chunk's size line is too long");
       break;
     }
-    std::string_view line(buffer_.data() + position_, end - position_);
-    const std::size_t consumed = end - position_ + 1;
+    // Bounds count a line's bytes before its '\n' ('\r' included), as the
+    // pending bytes of a line not yet ended are counted above.
+    const std::size_t raw = end - position_;
+    if (state_ == State::start && raw > bound) return fail(414, "the request line is too long");
+    if ((state_ == State::chunk_size || state_ == State::chunk_end) && raw > bound)
+      return fail(400, "a chunk's size line is too long");
+    std::string_view line(buffer_.data() + position_, raw);
+    const std::size_t consumed = raw + 1;
     position_ = end + 1;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     switch (state_) {
       case State::start:
-        if (line.size() > bound) return fail(414, "the request line is too long");
         if (line.empty()) continue;  // a line end before a request is allowed (RFC 9112 2.2)
         if (request_line(line) == State::error) return state_;
         state_ = State::headers;
@@ -222,7 +227,7 @@ RequestParser::State RequestParser::feed(std::string_view bytes) {
 RequestParser::State RequestParser::request_line(std::string_view line) {
   const std::size_t first = line.find(' ');
   const std::size_t last = line.rfind(' ');
-  if (first == std::string_view::npos || first == last) return fail(400, "the request line is malformed");
+  if (first == std::string_view::npos || first == 0 || first == last) return fail(400, "the request line is malformed");
   request_.method = std::string(line.substr(0, first));
   request_.target = std::string(line.substr(first + 1, last - first - 1));
   request_.version = std::string(line.substr(last + 1));

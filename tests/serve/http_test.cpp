@@ -112,6 +112,7 @@ TEST_CASE("http: each bound answers its status: 414, 431, 413, 400, 501, 505", "
   // Malformed.
   CHECK(error_of("GET / HTTP/2.0\r\n\r\n") == 505);
   CHECK(error_of("GET nowhere HTTP/1.1\r\n\r\n") == 400);
+  CHECK(error_of(" /api/check HTTP/1.1\r\n\r\n") == 400);  // no method (found by fuzz_http)
   CHECK(error_of("GET / HTTP/1.1\r\n folded: 1\r\n\r\n") == 400);
   CHECK(error_of("GET / HTTP/1.1\r\nno colon\r\n\r\n") == 400);
 }
