@@ -44,13 +44,15 @@ std::uint64_t choose_seed(const GenerateOptions& options, const Rubric& rubric, 
 }
 
 // Writes to -o PATH, or to standard output.
+// A key, or a served class's sheet (it prints the student's access code),
+// is written for its owner only (`access`).
 void emit(const GenerateOptions& options, const std::string& text, const char* what, std::ostream& out,
-          std::ostream& err) {
+          std::ostream& err, Access access) {
   if (options.output.empty()) {
     out << text;
     return;
   }
-  write_file(options.output, text);
+  write_file(options.output, text, access);
   err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
 }
 
@@ -196,7 +198,7 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
       text += o.line;
       std::string().swap(o.line);  // (100,000 keys are some 90 MB)
     }
-    emit(options, text, "every student's key (JSON lines)", out, err);
+    emit(options, text, "every student's key (JSON lines)", out, err, Access::owner_only);
     return 0;
   }
 
@@ -256,15 +258,18 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   // A new folder is filled under a temporary name and appears whole at the
   // end (and each file costs one directory operation, not two); files in a
   // folder that exists already replace their old versions one by one.
+  // Keys and access codes are for the teacher only: a folder holding them is
+  // its owner's alone (0700, its files 0600).
+  const Access access = job.key || keys_apart || page.room ? Access::owner_only : Access::everyone;
   std::optional<NewFolder> fresh;
   if (!exists) {
     if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
-    fresh.emplace(folder);
+    fresh.emplace(folder, access);
     if (keys_apart) fresh->make_folder("keys");
   }
   auto put = [&](const std::string& name, const std::string& bytes) {
     if (fresh) fresh->write(name, bytes);
-    else write_file((dir / name).string(), bytes);
+    else write_file((dir / name).string(), bytes, access);
   };
 
   const Job key_job{true, false, job.format};
@@ -381,15 +386,17 @@ int run_generate(const GenerateOptions& options, std::ostream& out, std::ostream
   if (const std::string problem = student_id_problem(student); !problem.empty())
     throw Error(fmt::format("--student: {} {}", quoted_printable(options.student), problem));
   const Rubric rubric = load_rubric_file(options.rubrics[0]);
-  const std::uint64_t seed = choose_seed(options, rubric, err);
   ClassPage page;
+  std::optional<Store> served;
+  if (!options.db.empty()) served.emplace(options.db, StoreUse::read);
+  // A served class's worksheets are of its own seed unless --seed says otherwise (then it must agree).
+  const std::uint64_t seed = served && !options.seed ? served->load_class().seed : choose_seed(options, rubric, err);
   if (!options.db.empty()) {
     if (options.url.empty()) throw Error("--db: give --url too, the class page's address students open");
     // A JSON worksheet is the variant itself, seed and all (SheetDocument::seed).
     if (job.format == "json")
       throw Error("--db: a served class's worksheets are md, html, tex or ipynb; a JSON worksheet records the seed");
-    Store store(options.db, StoreUse::read);
-    page.room = Classroom::from_record(store.load_class());
+    page.room = Classroom::from_record(served->load_class());
     if (page.room->seed() != seed || page.room->rubric().name != rubric.name)
       throw Error(fmt::format("--db: {} serves rubric {} with seed {}; these worksheets are rubric {} with seed {}",
                               options.db, quoted_printable(page.room->rubric().name), page.room->seed(),
@@ -404,7 +411,8 @@ int run_generate(const GenerateOptions& options, std::ostream& out, std::ostream
   require_class_students(page, options.db, {student});
   const Variant variant = make_variant(rubric, seed, student);
   const char* what = job.answers ? "answer template" : job.key ? "answer key" : "worksheet";
-  emit(options, render(job, rubric, variant, std::string(), style, page), what, out, err);
+  emit(options, render(job, rubric, variant, std::string(), style, page), what, out, err,
+       job.key || page.room ? Access::owner_only : Access::everyone);
   return 0;
 }
 

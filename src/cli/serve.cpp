@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "attnmark/base/error.h"
+#include "base/crypto.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
@@ -33,7 +34,7 @@ namespace {
 // The class of --db: stored at its first start from RUBRIC, --seed and
 // --roster; at later starts these may be left out, and when given must be
 // what is stored (a class's variants and codes never change under it).
-ClassRecord class_of(const ServeOptions& options, Store& store) {
+ClassRecord class_of(const ServeOptions& options, Store& store, std::ostream& err) {
   const std::string db = options.db;
   if (store.has_class()) {
     ClassRecord stored = store.load_class();
@@ -56,12 +57,23 @@ ClassRecord class_of(const ServeOptions& options, Store& store) {
   r.rubric_file = options.rubrics[0];
   r.rubric_text = read_file(r.rubric_file, 1 << 20);
   const Rubric rubric = load_rubric(r.rubric_text, r.rubric_file);
-  if (options.seed) r.seed = parse_seed(*options.seed);
-  else if (rubric.seed) r.seed = *rubric.seed;
-  else throw Error("--seed: the rubric gives no seed:, so give one (it makes every student's variant)");
+  // The seed makes every student's variant: with the public rubric, whoever
+  // knows it prints every key. So a new class draws 63 random bits, not the
+  // rubric's own seed: (which anyone with the rubric reads).
+  if (options.seed) {
+    r.seed = parse_seed(*options.seed);
+  } else {
+    const std::string bytes = random_bytes(8);
+    for (const char c : bytes) r.seed = (r.seed << 8) | static_cast<unsigned char>(c);
+    r.seed = 1 + (r.seed >> 1) % ((std::uint64_t{1} << 63) - 1);
+  }
   r.roster_file = options.roster;
   r.roster_text = read_file(r.roster_file, max_roster_bytes);
   read_roster(r.roster_text, r.roster_file);
+  if (rubric.seed && r.seed == *rubric.seed)
+    err << fmt::format("attnmark serve: warning: --seed {} is the rubric's own seed:, which anyone with {} reads; with "
+                       "it every student's key follows from the rubric. Leave --seed out for a random one (a new --db)\n",
+                       r.seed, printable(r.rubric_file, 500));
   r.secret = random_hex(32);
   store.set_class(r);
   return r;
@@ -128,7 +140,7 @@ void declare_serve(CLI::App& sub, ServeOptions& options) {
   sub.add_option("RUBRIC", options.rubrics, "Rubric file (YAML); stored at the first start")
       ->type_name("FILE")
       ->expected(0, 1);
-  add_seed_option(sub, options.seed, "Seed; default: the rubric's seed: (first start)");
+  add_seed_option(sub, options.seed, "Seed (first start); default: a random one, never the rubric's public seed:");
   add_roster_option(sub, options.roster, "Class roster (CSV): who may sign in (first start)");
   sub.add_option("--db", options.db, "The class's SQLite file (created at the first start)")
       ->default_str("class.sqlite")
@@ -199,7 +211,7 @@ int run_serve(const ServeOptions& given, std::ostream& out, std::ostream& err) {
   }
   for (const std::string& note : store.opening_notes()) err << "attnmark serve: " << printable(note, 1000) << "\n";
   warn_of_open_folder(options.db, err);
-  const Classroom room = Classroom::from_record(class_of(options, store));
+  const Classroom room = Classroom::from_record(class_of(options, store, err));
   if (settings.reveal_after && !room.rubric().reveal_in_feedback)
     throw Error(fmt::format("--reveal-after: rubric {} never shows right answers (it does not say reveal_answers: true); "
                             "leave --reveal-after out",

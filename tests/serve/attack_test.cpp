@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -473,4 +474,53 @@ TEST_CASE("serve: the database and its -wal and -shm are 0600 once the class has
     REQUIRE(fs::exists(file));
     CHECK((fs::status(file).permissions() & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
   }
+}
+
+TEST_CASE("serve: a new class without --seed draws a random one, never the rubric's public seed:, and warns when given it",
+          "[serve][attack]") {
+  const fs::path dir = class_dir("seed");
+  const std::string roster = write_roster(dir, 1);
+  const fs::path db = dir / "class.sqlite";
+  std::string seed;
+  {
+    ServeProcess server("rubrics/lesson.yaml --roster '" + roster + "' --db '" + db.string() + "'", dir);
+    REQUIRE(server.running());
+    const std::string out = server.out();
+    const std::size_t at = out.find("(rubric lesson, seed ");
+    REQUIRE(at != std::string::npos);
+    seed = out.substr(at + 21, out.find(')', at) - at - 21);
+    CHECK(seed != "2026");
+    CHECK(seed.size() >= 15);  // 63 random bits: almost always 18 or 19 digits
+    CHECK(server.err().find("warning: --seed") == std::string::npos);
+  }
+  // generate --db takes the class's seed without being told it.
+  const Run g = run_cli("generate rubrics/lesson.yaml --roster '" + roster + "' --db '" + db.string() +
+                        "' --url http://x/ -o '" + (dir / "sheets").string() + "'");
+  CHECK(g.status == 0);
+  const fs::path other = class_dir("seed-rubric");
+  ServeProcess given("rubrics/lesson.yaml --seed 2026 --roster '" + write_roster(other, 1) + "' --db '" +
+                         (other / "class.sqlite").string() + "'",
+                     other);
+  REQUIRE(given.running());
+  CHECK(given.err().find("attnmark serve: warning: --seed 2026 is the rubric's own seed:, which anyone with "
+                         "rubrics/lesson.yaml reads; with it every student's key follows from the rubric.") == 0);
+}
+
+TEST_CASE("key -o and a roster's folder of keys are their owner's only (0600, 0700), a worksheet alone is not",
+          "[serve][attack]") {
+  const fs::path dir = class_dir("key-modes");
+  const std::string roster = write_roster(dir, 2);
+  const auto private_to_owner = [](const fs::path& p) {
+    return (fs::status(p).permissions() & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none;
+  };
+  REQUIRE(run_cli("key rubrics/lesson.yaml --seed 5 --student s001 -o '" + (dir / "key.md").string() + "'").status == 0);
+  CHECK(private_to_owner(dir / "key.md"));
+  REQUIRE(run_cli("generate rubrics/lesson.yaml --seed 5 --roster '" + roster + "' -o '" + (dir / "class").string() + "'")
+              .status == 0);
+  CHECK(private_to_owner(dir / "class"));
+  CHECK(private_to_owner(dir / "class" / "keys"));
+  REQUIRE(run_cli("generate rubrics/lesson.yaml --seed 5 --student s001 -o '" + (dir / "sheet.md").string() + "'").status == 0);
+  const mode_t mask = umask(0);
+  umask(mask);
+  if ((mask & 044) == 0) CHECK_FALSE(private_to_owner(dir / "sheet.md"));  // as the umask lets it be
 }
