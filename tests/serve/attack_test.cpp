@@ -412,10 +412,26 @@ TEST_CASE("serve: plain HTTP on an address the network reaches says so at start,
   ServeProcess server(serve_args(dir, write_roster(dir, 1), "--host 0.0.0.0"), dir);
   REQUIRE(server.running());
   CHECK(server.out().find(std::string("  warning: ") + attnmark::clear_text_warning + "\n") != std::string::npos);
+  // And the teacher's page says it first.
+  httplib::Client teacher = server.client();
+  const auto signed_in = teacher.Get(("/teacher?token=" + server.token()).c_str());
+  REQUIRE(signed_in);
+  const std::string set = signed_in->get_header_value("Set-Cookie");
+  const auto page = teacher.Get("/teacher", {{"Cookie", set.substr(0, set.find(';'))}});
+  REQUIRE(page);
+  CHECK(page->status == 200);
+  CHECK(page->body.find("<p class=\"notice\" role=\"alert\">Warning: plain HTTP: access codes, answers and the "
+                        "teacher") != std::string::npos);
+  CHECK(page->body.find("start with --tls-self-signed (or --tls-cert FILE --tls-key FILE) to serve HTTPS.</p>") !=
+        std::string::npos);
   const fs::path local_dir = class_dir("clear-local");
   ServeProcess local(serve_args(local_dir, write_roster(local_dir, 1)), local_dir);
   REQUIRE(local.running());
   CHECK(local.out().find("warning: plain HTTP") == std::string::npos);
+  const auto local_page = local.client().Get("/teacher", {{"Authorization", "Bearer " + local.token()}});
+  REQUIRE(local_page);
+  CHECK(local_page->status == 200);
+  CHECK(local_page->body.find("Warning: plain HTTP") == std::string::npos);
 }
 
 TEST_CASE("serve: one student's script is held to the checks a minute and the storage the class allows, over loopback",
