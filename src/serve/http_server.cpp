@@ -558,12 +558,7 @@ std::string HttpServer::bound_address() const {
   sockaddr_storage address{};
   socklen_t size = sizeof address;
   if (getsockname(impl_->listener, reinterpret_cast<sockaddr*>(&address), &size) != 0) return {};
-  char text[INET6_ADDRSTRLEN] = "";
-  if (address.ss_family == AF_INET)
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&address)->sin_addr, text, sizeof text);
-  else if (address.ss_family == AF_INET6)
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&address)->sin6_addr, text, sizeof text);
-  return text;
+  return numeric_address(address);
 }
 
 std::size_t HttpServer::open_connections() const { return impl_->open; }
