@@ -174,6 +174,34 @@ struct StudentOutput {
   std::string line;                       // jsonl
 };
 
+// The teacher's folder of a roster run to students' folder `folder` (-o,
+// without a trailing slash): --teacher-out, else FOLDER-teacher beside it.
+// Refuses one inside the other, since a folder handed out would carry the keys.
+std::string teacher_folder_of(const GenerateOptions& options, const std::string& folder) {
+  std::string teacher = options.teacher_out;
+  while (teacher.size() > 1 && teacher.back() == '/') teacher.pop_back();
+  std::error_code ec;
+  if (teacher.empty()) {
+    const std::filesystem::path students = std::filesystem::path(folder).lexically_normal();
+    // "." or "..": named by its full path, so the teacher's folder is beside it.
+    const std::string base = students.filename().empty() || students.filename() == "." || students.filename() == ".."
+                                 ? std::filesystem::weakly_canonical(students, ec).string()
+                                 : folder;
+    teacher = base + "-teacher";
+  }
+  const std::filesystem::path a = std::filesystem::weakly_canonical(std::filesystem::absolute(folder, ec), ec);
+  const std::filesystem::path b = std::filesystem::weakly_canonical(std::filesystem::absolute(teacher, ec), ec);
+  auto inside = [](const std::filesystem::path& in, const std::filesystem::path& of) {
+    const std::filesystem::path rel = in.lexically_relative(of);
+    return !rel.empty() && *rel.begin() != "..";
+  };
+  if (inside(b, a) || inside(a, b))
+    throw Error(fmt::format("--teacher-out: {} and -o {} must be apart, neither inside the other: the students' "
+                            "folder is handed out, the teacher's holds the keys",
+                            quoted_printable(teacher), quoted_printable(options.output)));
+  return teacher;
+}
+
 int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
                const ClassPage& page, const HtmlStyle& style, std::ostream& out, std::ostream& err) {
   const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster,
@@ -213,11 +241,18 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   if (exists && !std::filesystem::is_directory(dir, ec))
     throw Error(fmt::format("-o: with --roster, {} must be a folder", quoted_printable(options.output)));
 
-  // generate keeps the keys in keys/, apart from what is handed to students;
-  // key writes nothing else, so its folder is all keys.
+  // What is handed to students goes to -o; what only the teacher may see
+  // (each key, the class key, and the class pack, which holds every student's
+  // sheet and, for a served class, every access code) goes to the teacher's
+  // folder outside it. key writes nothing else, so its folder is all keys.
   const bool packs = !job.answers;
-  const bool keys_apart = !job.key && !job.answers;
-  const std::string keys_dir = keys_apart ? "keys/" : "";
+  const bool teacher_apart = !job.key && !job.answers;
+  const std::string teacher_folder = teacher_apart ? teacher_folder_of(options, folder) : std::string();
+  const std::filesystem::path teacher_dir(teacher_folder);
+  const bool teacher_exists =
+      teacher_apart && std::filesystem::exists(std::filesystem::symlink_status(teacher_dir, ec));
+  if (teacher_exists && !std::filesystem::is_directory(teacher_dir, ec))
+    throw Error(fmt::format("--teacher-out: {} must be a folder", quoted_printable(teacher_folder)));
   const std::string ext = job.format == "md"      ? ".md"
                           : job.format == "json"  ? ".json"
                           : job.format == "tex"   ? ".tex"
@@ -232,27 +267,46 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   for (const RosterEntry& s : students) stems.push_back(names.take(s.student));
   auto sheet_name = [&](std::size_t i) { return stems[i] + (job.key ? ".key" : "") + ext; };
   auto answers_name = [&](std::size_t i) { return stems[i] + ".answers.yaml"; };
-  auto key_name = [&](std::size_t i) { return keys_dir + stems[i] + ".key" + ext; };
-  std::vector<std::string> class_files;  // what the run writes besides each student's files
+  auto key_name = [&](std::size_t i) { return stems[i] + ".key" + ext; };
+  // The files of the class, each in the folder it goes to: the key's folder
+  // is -o for key, the teacher's for generate.
+  std::vector<std::string> class_files;
   if (packs && !job.key) class_files.push_back("class-pack.html");
   if (packs && !job.key && job.format == "tex") class_files.push_back("class-pack.tex");
-  if (packs) class_files.push_back(keys_dir + "class-key.html");
-  if (packs && job.format == "tex") class_files.push_back(keys_dir + "class-key.tex");
+  if (packs) class_files.push_back("class-key.html");
+  if (packs && job.format == "tex") class_files.push_back("class-key.tex");
+
+  // The students' folder of an earlier attnmark kept the teacher's files
+  // inside it; they would be handed out with it.
+  if (teacher_apart && exists)
+    for (const char* old : {"keys", "class-pack.html", "class-pack.tex"})
+      if (std::filesystem::exists(std::filesystem::symlink_status(dir / old, ec)))
+        throw Error(options.output, 0, 0,
+                    fmt::format("holds {}, which is for the teacher only and would be handed out with the "
+                                "worksheets; move it to {} (or remove it), then run again",
+                                quoted_printable(old), quoted_printable(teacher_folder)));
 
   // In a folder that exists, nothing is replaced without --force; checked
-  // before anything is written, so a refused run leaves the folder as it was.
-  if (exists && !options.force) {
-    auto refuse = [&](const std::string& name) {
-      if (std::filesystem::exists(std::filesystem::symlink_status(dir / name, ec)))
-        throw Error(options.output, 0, 0,
-                    fmt::format("already holds {}; pass --force to replace it, or choose another -o", quoted_printable(name)));
-    };
+  // before anything is written, so a refused run leaves both folders as they were.
+  auto refuse_in = [&](const std::filesystem::path& in, const std::string& named, const char* option,
+                       const std::string& name) {
+    if (std::filesystem::exists(std::filesystem::symlink_status(in / name, ec)))
+      throw Error(named, 0, 0,
+                  fmt::format("already holds {}; pass --force to replace it, or choose another {}",
+                              quoted_printable(name), option));
+  };
+  if (exists && !options.force)
     for (std::size_t i = 0; i < students.size(); ++i) {
-      if (!job.answers) refuse(sheet_name(i));
-      if (answer_files) refuse(answers_name(i));
-      if (keys_apart) refuse(key_name(i));
+      if (!job.answers) refuse_in(dir, options.output, "-o", sheet_name(i));
+      if (answer_files) refuse_in(dir, options.output, "-o", answers_name(i));
     }
-    for (const std::string& name : class_files) refuse(name);
+  if (!options.force && (teacher_apart ? teacher_exists : exists)) {
+    const std::filesystem::path& in = teacher_apart ? teacher_dir : dir;
+    const std::string& named = teacher_apart ? teacher_folder : options.output;
+    const char* option = teacher_apart ? "--teacher-out" : "-o";
+    if (teacher_apart)
+      for (std::size_t i = 0; i < students.size(); ++i) refuse_in(in, named, option, key_name(i));
+    for (const std::string& name : class_files) refuse_in(in, named, option, name);
   }
 
   // A new folder is filled under a temporary name and appears whole at the
@@ -260,16 +314,25 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   // folder that exists already replace their old versions one by one.
   // Keys and access codes are for the teacher only: a folder holding them is
   // its owner's alone (0700, its files 0600).
-  const Access access = job.key || keys_apart || page.room ? Access::owner_only : Access::everyone;
-  std::optional<NewFolder> fresh;
+  const Access access = job.key || page.room ? Access::owner_only : Access::everyone;
+  std::optional<NewFolder> fresh, fresh_teacher;
   if (!exists) {
     if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
     fresh.emplace(folder, access);
-    if (keys_apart) fresh->make_folder("keys");
+  }
+  if (teacher_apart && !teacher_exists) {
+    if (teacher_dir.has_parent_path()) std::filesystem::create_directories(teacher_dir.parent_path(), ec);
+    fresh_teacher.emplace(teacher_folder, Access::owner_only);
   }
   auto put = [&](const std::string& name, const std::string& bytes) {
     if (fresh) fresh->write(name, bytes);
     else write_file((dir / name).string(), bytes, access);
+  };
+  // A file for the teacher: in the teacher's folder, or for key in -o.
+  auto put_teacher = [&](const std::string& name, const std::string& bytes) {
+    if (!teacher_apart) return put(name, bytes);
+    if (fresh_teacher) fresh_teacher->write(name, bytes);
+    else write_file((teacher_dir / name).string(), bytes, Access::owner_only);
   };
 
   const Job key_job{true, false, job.format};
@@ -279,7 +342,7 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
     if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style, page));
     // A served class's answer file carries no seed, as its worksheet does not.
     if (answer_files) put(answers_name(i), render_answer_template(rubric, variant, !page.room));
-    if (keys_apart) put(key_name(i), render(key_job, rubric, variant, s.name, style, page));
+    if (teacher_apart) put_teacher(key_name(i), render(key_job, rubric, variant, s.name, style, page));
     if (packs) {
       StudentOutput& o = outputs[i];
       for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
@@ -307,35 +370,36 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
     // The class key and the class pack at once (with more than one job).
     run_both(
         [&] {
-          put(keys_dir + "class-key.html", class_html(std::move(keys), title + ": class answer key", style));
-          if (job.format == "tex") put(keys_dir + "class-key.tex", sheet_latex(keys_tex, style.text_size));
+          put_teacher("class-key.html", class_html(std::move(keys), title + ": class answer key", style));
+          if (job.format == "tex") put_teacher("class-key.tex", sheet_latex(keys_tex, style.text_size));
         },
         [&] {
           if (job.key) return;
-          put("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
-          if (job.format == "tex") put("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
+          put_teacher("class-pack.html", class_html(std::move(worksheets), title + ": class pack", style));
+          if (job.format == "tex") put_teacher("class-pack.tex", sheet_latex(worksheets_tex, style.text_size));
         },
         jobs);
   }
+  if (fresh_teacher) fresh_teacher->commit();
   if (fresh) fresh->commit();
 
-  // Says what went where: "wrote 2 worksheets and answer files, class-pack.html
-  // to class; 2 keys, class-key.html to class/keys".
+  // Says what went where: "wrote 2 worksheets and answer files to class (hand
+  // these out); 2 keys, class-key.html, class-pack.html to class-teacher (for
+  // you only)".
   const std::size_t n = students.size();
   const std::string keys_text = fmt::format("{} key{}", n, n == 1 ? "" : "s");
-  std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
-                     : job.key   ? keys_text
-                     : answer_files ? fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s")
-                                    : fmt::format("{} notebook{}", n, n == 1 ? "" : "s");
-  std::string keys_what = keys_text;
-  for (const std::string& name : class_files) {
-    if (keys_apart && name.starts_with(keys_dir)) keys_what += ", " + name.substr(keys_dir.size());
-    else what += ", " + name;
-  }
-  if (keys_apart)
-    err << fmt::format("attnmark: wrote {} to {}; {} to {}/keys\n", what, options.output, keys_what, folder);
+  const std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
+                           : job.key   ? keys_text
+                           : answer_files ? fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s")
+                                          : fmt::format("{} notebook{}", n, n == 1 ? "" : "s");
+  std::string teacher_what = teacher_apart ? keys_text : what;
+  for (const std::string& name : class_files) teacher_what += ", " + name;
+  if (teacher_apart)
+    err << fmt::format("attnmark: wrote {} to {} (hand these out); {} to {} (for the teacher only{})\n", what,
+                       options.output, teacher_what, teacher_folder,
+                       page.room ? ": keys and every student's access code" : ": keys and every student's sheet");
   else
-    err << fmt::format("attnmark: wrote {} to {}\n", what, options.output);
+    err << fmt::format("attnmark: wrote {} to {}\n", packs ? teacher_what : what, options.output);
   return 0;
 }
 
@@ -356,6 +420,11 @@ void declare_sheet_options(CLI::App& sub, GenerateOptions& options, const char* 
   add_output_option(sub, options.output, "Write to this file (or folder, with --roster) instead of standard output");
   sub.add_flag("--force", options.force, "Replace files that exist already");
   add_roster_option(sub, options.roster, "Class roster (CSV with a student id column): one output per student");
+  if (name == "generate")
+    sub.add_option("--teacher-out", options.teacher_out,
+                   "With --roster: the teacher's folder for the keys and the class pack (default: the -o folder's "
+                   "name with -teacher)")
+        ->type_name("DIR");
   add_jobs_option(sub, options.jobs, "Threads for a roster (default: all cores)");
   add_column_options(sub, options.columns, "the roster");
   if (name != "template") add_page_options(sub, options.page);
@@ -379,6 +448,8 @@ int run_generate(const GenerateOptions& options, std::ostream& out, std::ostream
   const Job job = job_of(options);
   const HtmlStyle style = options.page.style();
   parse_jobs(options.jobs);  // a bad --jobs is an error even without a roster
+  if (!options.teacher_out.empty() && (options.roster.empty() || job.format == "jsonl"))
+    throw Error("--teacher-out: give --roster too; the teacher's folder holds the keys of a roster's students");
   if (!options.output.empty() && (options.roster.empty() || job.format == "jsonl")) refuse_to_replace(options.output, options.force);
   // Trimmed as a roster's ids and answer files' are, so the student's own
   // answer file reads back as the same id.

@@ -25,6 +25,7 @@ struct GenerateOptions {
   PageOptions page;                   // --theme, --text-size (not template)
   std::string db;                     // generate --db: a served class, whose access codes are printed
   std::string url;                    // generate --url: the class page's address, printed on worksheets
+  std::string teacher_out;            // generate --roster --teacher-out: the keys' and class pack's folder
 };
 
 void declare_generate(CLI::App& sub, GenerateOptions& options);

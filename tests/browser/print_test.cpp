@@ -256,6 +256,8 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
                                         quote(write_roster(class_of_four).string()), quote(dir.string())));
   REQUIRE(made.status == 0);
   const Rubric rubric = load_rubric_file(source_dir + "/rubrics/one-token.yaml");
+  // The class pack is the teacher's, in the folder beside the students'.
+  const fs::path teacher = dir.string() + "-teacher";
 
   // Each student's own worksheet, printed alone, gives how many pages they take.
   std::vector<int> own_pages;
@@ -265,7 +267,7 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
     own_pages.push_back(pages(pdf));
     CHECK(own_pages.back() == 1);
   }
-  for (const auto& [html, width] : {std::pair{dir / "class-pack.html", letter_width}, std::pair{on_a4(dir / "class-pack.html"), a4_width}}) {
+  for (const auto& [html, width] : {std::pair{teacher / "class-pack.html", letter_width}, std::pair{on_a4(teacher / "class-pack.html"), a4_width}}) {
     INFO(html.string());
     const fs::path pdf = dir / (html.stem().string() + ".pdf");
     print_pdf(html, pdf);
@@ -299,7 +301,7 @@ TEST_CASE("browser: a class pack prints each student from a new page, named and 
     }
     CHECK(page == total + 1);
   }
-  check_console(dir / "class-pack.html");
+  check_console(teacher / "class-pack.html");
 }
 
 TEST_CASE("browser: the lesson worksheet prints on at most 3 pages on Letter and A4, no page ending in a heading",
@@ -483,17 +485,17 @@ TEST_CASE("pdflatex compiles the LaTeX worksheet, key and class pack", "[browser
   const Run made = run_attnmark(fmt::format("generate rubrics/all-tokens.yaml --seed 42 --roster {} --format tex --text-size large -o {}",
                                         quote(write_roster(students).string()), quote(dir.string())));
   REQUIRE(made.status == 0);
-  // (The class key is in keys/, apart from what is handed out.)
-  for (const char* name : {"class-pack", "keys/class-key", "s005"}) {
-    INFO(name);
-    const fs::path tex = dir / (std::string(name) + ".tex");
+  // (The class pack and key are in the teacher's folder, apart from what is handed out.)
+  const fs::path teacher = dir.string() + "-teacher";
+  for (const fs::path& tex : {teacher / "class-pack.tex", teacher / "class-key.tex", dir / "s005.tex"}) {
+    INFO(tex.string());
     const Run r = sh("cd " + quote(tex.parent_path().string()) + " && pdflatex -interaction=nonstopmode -halt-on-error " +
                      tex.filename().string());
     INFO(r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0));
     REQUIRE(r.status == 0);
     CHECK(r.out.find("Overfull \\hbox") == std::string::npos);
   }
-  const fs::path pack = dir / "class-pack.pdf";
+  const fs::path pack = teacher / "class-pack.pdf";
   const int total = pages(pack), own = pages(dir / "s005.pdf");
   CHECK(total == 5 * own);  // every student's sheet has the same shape here
   const Rubric rubric = load_rubric_file(source_dir + "/rubrics/all-tokens.yaml");

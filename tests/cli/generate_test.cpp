@@ -34,6 +34,14 @@ std::map<std::string, std::string> folder(const fs::path& dir) {
   return files;
 }
 
+// The names of the files and folders in `dir`, sorted.
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 }  // namespace
 
 TEST_CASE("writing with -o creates the file and says where") {
@@ -86,23 +94,30 @@ TEST_CASE("generate --roster writes a class ready to hand out, the same for any 
   const Run one = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}' --jobs 1",
                                       roster, (dir / "one").string()));
   REQUIRE(one.status == 0);
-  CHECK(one.err == fmt::format("attnmark: wrote 5 worksheets and answer files, class-pack.html to {0}; "
-                               "5 keys, class-key.html to {0}/keys\n",
+  CHECK(one.err == fmt::format("attnmark: wrote 5 worksheets and answer files to {0} (hand these out); "
+                               "5 keys, class-pack.html, class-key.html to {0}-teacher (for the teacher only: keys "
+                               "and every student's sheet)\n",
                                (dir / "one").string()));
   const Run four = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}' --jobs 4",
                                        roster, (dir / "four").string()));
   REQUIRE(four.status == 0);
-  const auto files = folder(dir / "one");
+  auto files = folder(dir / "one");
   CHECK(files == folder(dir / "four"));
+  CHECK(folder(dir / "one-teacher") == folder(dir / "four-teacher"));
   std::vector<std::string> names;
   for (const auto& [name, bytes] : files) names.push_back(name);
-  // What is handed to students, and apart from it, in keys/, the keys.
+  // What is handed to students; apart from it, in the teacher's folder, the keys and the class pack.
   CHECK(names == std::vector<std::string>{"S001-2.answers.yaml", "S001-2.html", "_._.._etc_x.answers.yaml",
                                           "_._.._etc_x.html", "class-pack-2.answers.yaml", "class-pack-2.html",
-                                          "class-pack.html", "keys/S001-2.key.html", "keys/_._.._etc_x.key.html",
-                                          "keys/class-key.html", "keys/class-pack-2.key.html", "keys/s001.key.html",
-                                          "keys/s002.key.html", "s001.answers.yaml", "s001.html", "s002.answers.yaml",
-                                          "s002.html"});
+                                          "s001.answers.yaml", "s001.html", "s002.answers.yaml", "s002.html"});
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "one-teacher")) {
+    names.push_back(name);
+    files["teacher/" + name] = bytes;
+  }
+  CHECK(names == std::vector<std::string>{"S001-2.key.html", "_._.._etc_x.key.html", "class-key.html",
+                                          "class-pack-2.key.html", "class-pack.html", "s001.key.html",
+                                          "s002.key.html"});
   CHECK(!fs::exists(scratch() / "etc"));
   CHECK(!fs::exists(dir / "etc"));
 
@@ -110,14 +125,14 @@ TEST_CASE("generate --roster writes a class ready to hand out, the same for any 
   const Variant ada = make_variant(rubric, 5, "s001");
   CHECK(files.at("s001.html") == sheet_html(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada", {}));
   CHECK(files.at("s001.answers.yaml") == render_answer_template(rubric, ada));
-  CHECK(files.at("keys/s001.key.html") == sheet_html(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada", {}));
+  CHECK(files.at("teacher/s001.key.html") == sheet_html(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada", {}));
   CHECK(count(files.at("s002.html"), "&lt;script&gt;alert(1)&lt;/script&gt;") == 1);
   CHECK(count(files.at("s002.html"), "<script") == 0);
-  const std::string& pack = files.at("class-pack.html");
+  const std::string& pack = files.at("teacher/class-pack.html");
   CHECK(count(pack, "<article class=\"sheet worksheet\">") == 5);
   CHECK(count(pack, "<script") == 0);
   CHECK(count(pack, sheet_article(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada")) == 1);
-  const std::string& key = files.at("keys/class-key.html");
+  const std::string& key = files.at("teacher/class-key.html");
   CHECK(count(key, "<article class=\"sheet key\">") == 5);
   CHECK(count(key, sheet_article(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada")) == 1);
   // Students stay in roster order.
@@ -138,22 +153,27 @@ TEST_CASE("key and template with a roster, in every format") {
   REQUIRE(md.status == 0);
   const Rubric rubric = shipped("lesson");
   CHECK(read_file((dir / "m" / "b.md").string(), 1 << 20) == render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::worksheet));
-  CHECK(read_file((dir / "m" / "keys" / "b.key.md").string(), 1 << 20) ==
+  CHECK(read_file((dir / "m-teacher" / "b.key.md").string(), 1 << 20) ==
         render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::key));
   names.clear();
   for (const auto& [name, bytes] : folder(dir / "m")) names.push_back(name);
-  CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.md", "b.answers.yaml", "b.md", "class-pack.html",
-                                          "keys/a.key.md", "keys/b.key.md", "keys/class-key.html"});
+  CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.md", "b.answers.yaml", "b.md"});
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "m-teacher")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a.key.md", "b.key.md", "class-key.html", "class-pack.html"});
   const Run tex = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' --format tex -o '{}'", roster,
                                       (dir / "g").string()));
   REQUIRE(tex.status == 0);
-  CHECK(tex.err == fmt::format("attnmark: wrote 2 worksheets and answer files, class-pack.html, class-pack.tex to {0}; "
-                               "2 keys, class-key.html, class-key.tex to {0}/keys\n", (dir / "g").string()));
+  CHECK(tex.err == fmt::format("attnmark: wrote 2 worksheets and answer files to {0} (hand these out); 2 keys, "
+                               "class-pack.html, class-pack.tex, class-key.html, class-key.tex to {0}-teacher (for the "
+                               "teacher only: keys and every student's sheet)\n", (dir / "g").string()));
   names.clear();
   for (const auto& [name, bytes] : folder(dir / "g")) names.push_back(name);
-  CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.tex", "b.answers.yaml", "b.tex", "class-pack.html",
-                                          "class-pack.tex", "keys/a.key.tex", "keys/b.key.tex", "keys/class-key.html",
-                                          "keys/class-key.tex"});
+  CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.tex", "b.answers.yaml", "b.tex"});
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "g-teacher")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a.key.tex", "b.key.tex", "class-key.html", "class-key.tex",
+                                          "class-pack.html", "class-pack.tex"});
   const Run tpl = run_cli(fmt::format("template rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "t").string()));
   REQUIRE(tpl.status == 0);
   names.clear();
@@ -343,15 +363,66 @@ TEST_CASE("generate --roster -o class/ with a trailing slash writes the folder c
   const Run r = run_cli(fmt::format("generate rubrics/one-token.yaml --seed 5 --roster '{}' --format html -o '{}/class/'",
                                     roster, dir.string()));
   CHECK(r.status == 0);
-  CHECK(r.err == fmt::format("attnmark: wrote 2 worksheets and answer files, class-pack.html to {0}/class/; "
-                             "2 keys, class-key.html to {0}/class/keys\n", dir.string()));
+  CHECK(r.err == fmt::format("attnmark: wrote 2 worksheets and answer files to {0}/class/ (hand these out); 2 keys, "
+                             "class-pack.html, class-key.html to {0}/class-teacher (for the teacher only: keys and "
+                             "every student's sheet)\n", dir.string()));
   std::vector<std::string> names;
   for (const auto& [name, bytes] : folder(dir / "class")) names.push_back(name);
-  CHECK(names == std::vector<std::string>{"class-pack.html", "keys/class-key.html", "keys/s001.key.html",
-                                          "keys/s002.key.html", "s001.answers.yaml", "s001.html", "s002.answers.yaml",
-                                          "s002.html"});
+  CHECK(names == std::vector<std::string>{"s001.answers.yaml", "s001.html", "s002.answers.yaml", "s002.html"});
+  names.clear();
+  for (const auto& [name, bytes] : folder(dir / "class-teacher")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"class-key.html", "class-pack.html", "s001.key.html", "s002.key.html"});
   const Run keys = run_cli(fmt::format("key rubrics/one-token.yaml --seed 5 --roster '{}' -o '{}/keys//'", roster, dir.string()));
   CHECK(keys.status == 0);
   CHECK(keys.err == fmt::format("attnmark: wrote 2 keys, class-key.html to {}/keys//\n", dir.string()));
   CHECK(listing(dir / "keys").size() == 3);
+}
+
+TEST_CASE("generate --roster keeps the teacher's files out of the folder handed to students") {
+  const fs::path dir = scratch() / "teacher-apart";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string roster = (dir / "roster.csv").string();
+  write_file(roster, "student,name\ns001,Ada\ns002,Alan\n");
+  const std::string generate = "generate rubrics/one-token.yaml --seed 5 --roster '" + roster + "' ";
+
+  // A teacher's folder of one's own choosing.
+  const Run chosen = run_cli(generate + fmt::format("-o '{0}/nb' --format ipynb --teacher-out '{0}/mine'", dir.string()));
+  REQUIRE(chosen.status == 0);
+  CHECK(chosen.err == fmt::format("attnmark: wrote 2 notebooks to {0}/nb (hand these out); 2 keys, class-pack.html, "
+                                  "class-key.html to {0}/mine (for the teacher only: keys and every student's sheet)\n",
+                                  dir.string()));
+  CHECK(names_in(dir / "nb") == std::vector<std::string>{"s001.ipynb", "s002.ipynb"});
+  CHECK(names_in(dir / "mine") ==
+        std::vector<std::string>{"class-key.html", "class-pack.html", "s001.key.ipynb", "s002.key.ipynb"});
+  CHECK((fs::status(dir / "mine").permissions() & fs::perms::all) == fs::perms::owner_all);
+
+  // Neither folder inside the other; nothing is written.
+  for (const std::string& teacher : {dir.string() + "/out/keys", dir.string() + "/out", dir.string()}) {
+    CAPTURE(teacher);
+    const Run inside = run_cli(generate + fmt::format("-o '{}/out' --teacher-out '{}'", dir.string(), teacher));
+    CHECK(inside.status == 2);
+    CHECK(inside.err == fmt::format("attnmark: --teacher-out: '{}' and -o '{}/out' must be apart, neither inside the "
+                                    "other: the students' folder is handed out, the teacher's holds the keys\n",
+                                    teacher, dir.string()));
+    CHECK(!fs::exists(dir / "out"));
+  }
+  // A students' folder of an earlier attnmark, with the keys inside it.
+  fs::create_directories(dir / "old" / "keys");
+  const Run old = run_cli(generate + fmt::format("-o '{}/old' --force", dir.string()));
+  CHECK(old.status == 2);
+  CHECK(old.err == fmt::format("attnmark: {0}/old: holds 'keys', which is for the teacher only and would be handed "
+                               "out with the worksheets; move it to '{0}/old-teacher' (or remove it), then run again\n",
+                               dir.string()));
+  CHECK(names_in(dir / "old") == std::vector<std::string>{"keys"});
+  // Only a roster has a teacher's folder.
+  const Run alone = run_cli("generate rubrics/one-token.yaml --student s001 --teacher-out t");
+  CHECK(alone.status == 2);
+  CHECK(alone.err == "attnmark: --teacher-out: give --roster too; the teacher's folder holds the keys of a roster's students\n");
+  // The teacher's folder refuses to be overwritten, as -o does.
+  const Run again = run_cli(generate + fmt::format("-o '{0}/nb2' --format ipynb --teacher-out '{0}/mine'", dir.string()));
+  CHECK(again.status == 2);
+  CHECK(again.err == fmt::format("attnmark: {}/mine: already holds 's001.key.ipynb'; pass --force to replace it, or "
+                                 "choose another --teacher-out\n", dir.string()));
+  CHECK(!fs::exists(dir / "nb2"));
 }

@@ -522,7 +522,7 @@ TEST_CASE("serve: a new class without --seed draws a random one, never the rubri
                          "rubrics/lesson.yaml reads; with it every student's key follows from the rubric.") == 0);
 }
 
-TEST_CASE("key -o and a roster's folder of keys are their owner's only (0600, 0700), a worksheet alone is not",
+TEST_CASE("key -o and a roster's teacher folder are their owner's only (0600, 0700), worksheets without codes are not",
           "[serve][attack]") {
   const fs::path dir = class_dir("key-modes");
   const std::string roster = write_roster(dir, 2);
@@ -533,10 +533,22 @@ TEST_CASE("key -o and a roster's folder of keys are their owner's only (0600, 07
   CHECK(private_to_owner(dir / "key.md"));
   REQUIRE(run_cli("generate rubrics/lesson.yaml --seed 5 --roster '" + roster + "' -o '" + (dir / "class").string() + "'")
               .status == 0);
-  CHECK(private_to_owner(dir / "class"));
-  CHECK(private_to_owner(dir / "class" / "keys"));
+  // The keys and the class pack are in the teacher's folder, beside the one handed out.
+  CHECK(private_to_owner(dir / "class-teacher"));
+  CHECK(private_to_owner(dir / "class-teacher" / "s001.key.md"));
+  CHECK(private_to_owner(dir / "class-teacher" / "class-pack.html"));
   REQUIRE(run_cli("generate rubrics/lesson.yaml --seed 5 --student s001 -o '" + (dir / "sheet.md").string() + "'").status == 0);
   const mode_t mask = umask(0);
   umask(mask);
-  if ((mask & 044) == 0) CHECK_FALSE(private_to_owner(dir / "sheet.md"));  // as the umask lets it be
+  if ((mask & 044) == 0) {  // as the umask lets them be
+    CHECK_FALSE(private_to_owner(dir / "sheet.md"));
+    CHECK_FALSE(private_to_owner(dir / "class"));
+  }
+  // A served class's worksheets print their student's code: their folder is private too.
+  const fs::path db = dir / "class.sqlite";
+  { ServeProcess server("rubrics/lesson.yaml --roster '" + roster + "' --db '" + db.string() + "'", dir); REQUIRE(server.running()); }
+  REQUIRE(run_cli("generate rubrics/lesson.yaml --roster '" + roster + "' --db '" + db.string() + "' --url http://x/ -o '" +
+                  (dir / "served").string() + "'").status == 0);
+  CHECK(private_to_owner(dir / "served"));
+  CHECK(private_to_owner(dir / "served-teacher"));
 }

@@ -99,30 +99,44 @@ TEST_CASE("serve: a served class's hand-outs carry no seed, check offline agains
     ServeProcess server("rubrics/class-demo.yaml --seed " + seed + " --roster '" + roster + "' --db '" + db + "'", dir);
     REQUIRE(server.running());
   }
-  // Every format's hand-outs (worksheets, answer files, the class pack,
-  // notebooks) hold no seed; only the teacher's keys/ do.
+  // Every format's hand-outs (worksheets, answer files, notebooks) hold no
+  // seed and no other student's code; the teacher's folder, outside the
+  // students', holds the keys (with the seed) and the class pack (every code).
+  const std::string codes[] = {code_of(db, "s001"), code_of(db, "s002")};
+  // A code is printed whole, or in LaTeX with its hyphen escaped: both its halves are there.
+  const auto holds = [](const std::string& text, const std::string& code) {
+    const std::size_t dash = code.find('-');
+    return text.find(code.substr(0, dash)) != std::string::npos && text.find(code.substr(dash + 1)) != std::string::npos;
+  };
   for (const std::string format : {"md", "html", "tex", "ipynb"}) {
     CAPTURE(format);
     const fs::path out = dir / format;
     const Run r = run_cli("generate rubrics/class-demo.yaml --seed " + seed + " --roster '" + roster + "' --db '" + db +
                           "' --url http://class.example/ --format " + format + " -o '" + out.string() + "'");
     REQUIRE(r.status == 0);
+    CHECK(r.err.find(" to " + out.string() + " (hand these out); 2 keys, class-pack.html, ") != std::string::npos);
+    CHECK(r.err.ends_with(" to " + out.string() + "-teacher (for the teacher only: keys and every student's access code)\n"));
     std::size_t handouts = 0;
     for (const auto& entry : fs::recursive_directory_iterator(out)) {
       if (!entry.is_regular_file()) continue;
       const std::string name = fs::relative(entry.path(), out).string();
       CAPTURE(name);
       const std::string text = read_file(entry.path().string(), 1 << 24);
-      if (name.starts_with("keys/")) {
-        CHECK(text.find(seed) != std::string::npos);
-      } else {
-        ++handouts;
-        CHECK(text.find(seed) == std::string::npos);
-        CHECK(text.find("seed:") == std::string::npos);
-      }
+      ++handouts;
+      CHECK(text.find(seed) == std::string::npos);
+      CHECK(text.find("seed:") == std::string::npos);
+      // s001's files and s002's: a sheet holds its own student's code, never the other's.
+      const std::size_t mine = name.starts_with("s001.") ? 0 : 1;
+      CHECK(holds(text, codes[mine]) == !name.ends_with(".answers.yaml"));
+      CHECK(!holds(text, codes[1 - mine]));
     }
-    // Each student's sheet (and answer file), the class pack (in LaTeX too).
-    CHECK(handouts == (format == "ipynb" ? 3u : format == "tex" ? 6u : 5u));
+    // Each student's sheet (and answer file).
+    CHECK(handouts == (format == "ipynb" ? 2u : 4u));
+    const std::string pack = read_file((dir / (format + "-teacher") / "class-pack.html").string(), 1 << 24);
+    CHECK(holds(pack, codes[0]));
+    CHECK(holds(pack, codes[1]));
+    CHECK(read_file((dir / (format + "-teacher") / ("s001.key." + format)).string(), 1 << 24).find(seed) !=
+          std::string::npos);
   }
   const nlohmann::json key = nlohmann::json::parse(
       run_cli("key rubrics/class-demo.yaml --seed " + seed + " --student s001 --format json").out);
