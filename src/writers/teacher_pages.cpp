@@ -115,8 +115,8 @@ std::string radar_page_html(const RadarPage& p) {
                       p.names ? " checked" : "");
   if (p.paused) body += "<input type=\"hidden\" name=\"pause\" value=\"1\">";
   body += " <button type=\"submit\">Show</button></form>\n";
-  body += fmt::format("<p>{} students checked {}. <a href=\"{}\">radar.csv</a> · <a href=\"/teacher\">The class</a></p>\n",
-                      p.students, p.since.empty() ? "so far" : "since " + html_escape(p.since),
+  body += fmt::format("<p>{} student{} checked {}. <a href=\"{}\">radar.csv</a> · <a href=\"/teacher\">The class</a></p>\n",
+                      p.students, p.students == 1 ? "" : "s", p.since.empty() ? "so far" : "since " + html_escape(p.since),
                       html_escape("/teacher/radar.csv" + radar_query(p, p.names, false).substr(std::string("/teacher/radar").size())));
   if (p.rows.empty())
     return with_auto_refresh(page("Radar: " + p.title, p.style, body + "<p>No mistake named.</p>\n"), p.paused);

@@ -79,6 +79,8 @@ TEST_CASE("teacher pages: the radar page refreshes, counts in text beside bars, 
   CHECK(has(named, "4 students checked since 2026-12-02T11:30:00Z."));
   CHECK(has(named, "<td>q1</td><td>3 of 4</td>"));
   CHECK(has(named, "<td>s001, s003</td></tr>\n"));
+  p.students = 1;
+  CHECK(has(attnmark::radar_page_html(p), "<p>1 student checked since 2026-12-02T11:30:00Z."));
 }
 
 TEST_CASE("teacher pages: the radar's CSV, ids only when names are asked") {
