@@ -4,6 +4,8 @@
 // made a mistake and who still makes it, its window and its order.
 #include "serve/live_view.h"
 
+#include <fmt/format.h>
+
 #include "attnmark/lesson/diagnosis.h"
 #include "attnmark/lesson/self_test.h"
 #include "readers/served_answers.h"
@@ -173,4 +175,65 @@ TEST_CASE("live view: the radar's query from its parameters") {
   CHECK(junk.window.empty());
   CHECK(junk.question.empty());
   CHECK_FALSE(junk.names);
+}
+
+TEST_CASE("live view: the radar page and its CSV from real attempts, names hidden by default") {
+  const std::vector<AttemptRecord> attempts = {
+      checked(1, "s001", "2026-12-02T10:00:00Z", hard),
+      checked(2, "s002", "2026-12-02T10:01:00Z", hard),
+      checked(3, "s001", "2026-12-02T10:20:00Z", right_q1("s001")),
+  };
+  attnmark::RadarPage page = attnmark::radar_page(room(), attempts, {}, {});
+  const std::string html = attnmark::radar_page_html(page);
+  CHECK(html.find("<meta http-equiv=\"refresh\" content=\"5\">") != std::string::npos);
+  CHECK(html.find("<tr><td><b>hard-attention</b><br>") != std::string::npos);
+  CHECK(html.find("<td>2 of 2</td><td>1 of 2</td>") != std::string::npos);
+  CHECK(html.find("s002") == std::string::npos);
+  const std::string csv = attnmark::radar_csv(page);
+  CHECK(csv.starts_with("mistake,words,question,made_it,still_make_it,students\r\nhard-attention,"));
+  CHECK(csv.find(",all,2,1,\r\n") != std::string::npos);
+
+  attnmark::RadarQuery named;
+  named.names = true;
+  page = attnmark::radar_page(room(), attempts, named, {});
+  CHECK(attnmark::radar_page_html(page).find("<td>s002</td></tr>") != std::string::npos);
+  CHECK(attnmark::radar_csv(page).find(",all,2,1,s002\r\n") != std::string::npos);
+}
+
+TEST_CASE("live view: a class of 300 with 3000 attempts reads each attempt's feedback once") {
+  std::string roster = "student,name\n";
+  for (int i = 1; i <= 300; ++i) roster += fmt::format("s{:03},Student {}\n", i, i);
+  const attnmark::Classroom big = attnmark::Classroom::from_record(
+      {std::string(64, 'a'), attnmark::read_file(std::string(ATTNMARK_SOURCE_DIR) + "/rubrics/lesson.yaml", 1 << 20),
+       "lesson.yaml", 987654321, roster, "roster.csv"});
+  const AttemptRecord wrong = checked(1, "s001", "2026-12-02T10:00:00Z", hard);
+  const AttemptRecord right = checked(2, "s001", "2026-12-02T10:00:00Z", right_q1("s001"));
+  std::vector<AttemptRecord> attempts;
+  for (int n = 0; n < 3000; ++n) {
+    // Each student's 10 attempts are n = i + 300 k (student i, k = 0..9); every
+    // other student's last one is right.
+    AttemptRecord a = n >= 2700 && n % 2 == 0 ? right : wrong;
+    a.id = n + 1;
+    a.student = fmt::format("s{:03}", n % 300 + 1);
+    a.at = fmt::format("2026-12-02T10:{:02}:00Z", n / 300);
+    attempts.push_back(std::move(a));
+  }
+  attnmark::LiveCache cache;
+  for (int reload = 0; reload < 2; ++reload) {
+    const attnmark::LiveView v = attnmark::live_view(big, attempts, attnmark::ScoreRule::best, false, &cache);
+    REQUIRE(v.rows.size() == 300);
+    CHECK(v.rows[0].attempts == 10);
+    CHECK(v.rows[0].last_check == "2026-12-02T10:09:00Z");
+    CHECK(v.rows[0].mistakes.empty());
+    CHECK(v.rows[1].mistakes.size() == 1);
+    CHECK(v.rows[0].score == attnmark::score_text(right.score) + " / " + attnmark::score_text(right.max_score));
+  }
+  // Only the attempts a page shows are read: each student's counted and latest.
+  CHECK(cache.size() <= 600);
+  const attnmark::RadarPage r = attnmark::radar_page(big, attempts, {}, {}, &cache);
+  CHECK(cache.size() == 3000);
+  REQUIRE_FALSE(r.rows.empty());
+  CHECK(r.rows[0].code == "hard-attention");
+  CHECK(r.rows[0].made == 300);
+  CHECK(r.rows[0].still == 150);
 }
