@@ -5,6 +5,7 @@
 #include "serve/live_view.h"
 
 #include <fmt/format.h>
+#include <thread>
 
 #include "attnmark/lesson/diagnosis.h"
 #include "attnmark/lesson/self_test.h"
@@ -236,4 +237,22 @@ TEST_CASE("live view: a class of 300 with 3000 attempts reads each attempt's fee
   CHECK(r.rows[0].code == "hard-attention");
   CHECK(r.rows[0].made == 300);
   CHECK(r.rows[0].still == 150);
+}
+
+TEST_CASE("live view: the cache is shared by requests on several threads", "[threads]") {
+  std::vector<AttemptRecord> attempts;
+  const AttemptRecord wrong = checked(1, "s001", "2026-12-02T10:00:00Z", hard);
+  for (int n = 1; n <= 200; ++n) {
+    AttemptRecord a = wrong;
+    a.id = n;
+    attempts.push_back(std::move(a));
+  }
+  attnmark::LiveCache cache;
+  std::vector<std::thread> threads;
+  std::vector<std::size_t> made(4);
+  for (std::size_t t = 0; t < made.size(); ++t)
+    threads.emplace_back([&, t] { made[t] = attnmark::radar_page(room(), attempts, {}, {}, &cache).rows.at(0).made; });
+  for (std::thread& t : threads) t.join();
+  CHECK(made == std::vector<std::size_t>(4, 1));
+  CHECK(cache.size() == 200);
 }
