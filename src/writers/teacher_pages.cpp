@@ -17,7 +17,9 @@ std::string radar_css() {
          "button,select{font:inherit;padding:.3em 1em}\n"
          ".meter{display:inline-block;height:1em;min-width:2px;background:var(--text);vertical-align:middle}\n"
          ".meter.still{background:var(--rule)}\n"
-         "td.bars{min-width:12em}\n";
+         "td.bars{min-width:12em}\n"
+         // Read from the back of a room: larger than the chosen text size, which it scales with.
+         "table.radar{font-size:1.3em}\n";
 }
 
 // Pages styled as the other served pages: `body` (HTML) in <main>.
@@ -120,7 +122,7 @@ std::string radar_page_html(const RadarPage& p) {
                       html_escape("/teacher/radar.csv" + radar_query(p, p.names, false).substr(std::string("/teacher/radar").size())));
   if (p.rows.empty())
     return with_auto_refresh(page("Radar: " + p.title, p.style, body + "<p>No mistake named.</p>\n"), p.paused);
-  body += "<table><thead><tr><th scope=\"col\">Mistake</th>";
+  body += "<table class=\"radar\"><thead><tr><th scope=\"col\">Mistake</th>";
   if (!p.question.empty()) body += "<th scope=\"col\">Question</th>";
   body += "<th scope=\"col\">Made it</th><th scope=\"col\">Still make it</th><th scope=\"col\">Bar</th>";
   if (p.names) body += "<th scope=\"col\">Who still makes it</th>";
