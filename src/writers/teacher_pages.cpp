@@ -10,14 +10,12 @@
 namespace attnmark {
 namespace {
 
-// The radar's bars: a bar cell whose width is the share of the students, the
-// count beside it in text (so it reads without colour).
+// The radar's CSS beside report_css (whose .meter draws its bars).
 std::string radar_css() {
   return ".bar{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}\n"
          "button,select{font:inherit;padding:.3em 1em}\n"
-         ".meter{display:inline-block;height:1em;min-width:2px;background:var(--text);vertical-align:middle}\n"
-         ".meter.still{background:var(--rule)}\n"
-         "td.bars{min-width:12em}\n"
+         "table.radar td.count{min-width:12em}\n"
+         "table.radar .pct{min-width:4.5em}\n"
          // Read from the back of a room: larger than the chosen text size, which it scales with.
          "table.radar{font-size:1.3em}\n";
 }
@@ -59,9 +57,13 @@ std::string radar_query(const RadarPage& p, bool names, bool pause) {
   return "/teacher/radar" + q;
 }
 
-std::string bar(std::size_t count, std::size_t of, const char* css) {
+// A count of students as a bar (report_css's meter, as the class summary draws
+// it) with "3 of 12" beside it in text, so it reads without the bar.
+std::string count_bar(std::size_t count, std::size_t of) {
   const double percent = of ? 100.0 * static_cast<double>(count) / static_cast<double>(of) : 0.0;
-  return fmt::format("<span class=\"{}\" style=\"width:{:.0f}%\"></span>", css, percent);
+  return fmt::format("<div class=\"meter\"><div class=\"track\" aria-hidden=\"true\"><div class=\"fill\" "
+                     "style=\"width:{:.1f}%\"></div></div><span class=\"pct\">{} of {}</span></div>",
+                     percent, count, of);
 }
 
 }  // namespace
@@ -124,15 +126,14 @@ std::string radar_page_html(const RadarPage& p) {
     return with_auto_refresh(page("Radar: " + p.title, p.style, body + "<p>No mistake named.</p>\n"), p.paused);
   body += "<table class=\"radar\"><thead><tr><th scope=\"col\">Mistake</th>";
   if (!p.question.empty()) body += "<th scope=\"col\">Question</th>";
-  body += "<th scope=\"col\">Made it</th><th scope=\"col\">Still make it</th><th scope=\"col\">Bar</th>";
+  body += "<th scope=\"col\">Made it</th><th scope=\"col\">Still make it</th>";
   if (p.names) body += "<th scope=\"col\">Who still makes it</th>";
   body += "</tr></thead>\n<tbody>\n";
   for (const RadarRow& r : p.rows) {
     body += fmt::format("<tr><td><b>{}</b><br>{}</td>", html_escape(r.code), html_escape(r.words));
     if (!p.question.empty()) body += "<td>" + html_escape(r.question) + "</td>";
-    body += fmt::format("<td>{0} of {2}</td><td>{1} of {2}</td>", r.made, r.still, p.students);
-    body += fmt::format("<td class=\"bars\" aria-hidden=\"true\">{}<br>{}</td>", bar(r.made, p.students, "meter"),
-                        bar(r.still, p.students, "meter still"));
+    body += fmt::format("<td class=\"count\">{}</td><td class=\"count\">{}</td>", count_bar(r.made, p.students),
+                        count_bar(r.still, p.students));
     if (p.names) {
       std::string who;
       for (const std::string& s : r.still_students) who += (who.empty() ? "" : ", ") + html_escape(s);
@@ -140,8 +141,8 @@ std::string radar_page_html(const RadarPage& p) {
     }
     body += "</tr>\n";
   }
-  body += "</tbody></table>\n<p>Bars: the first is who made it, the second who still makes it, of the students "
-          "who checked.</p>\n";
+  body += "</tbody></table>\n<p>Made it: students with the mistake in any of their attempts shown. Still make it: "
+          "those with it in their latest one. Each of the students who checked.</p>\n";
   return with_auto_refresh(page("Radar: " + p.title, p.style, body), p.paused);
 }
 

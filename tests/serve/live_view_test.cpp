@@ -188,7 +188,8 @@ TEST_CASE("live view: the radar page and its CSV from real attempts, names hidde
   const std::string html = attnmark::radar_page_html(page);
   CHECK(html.find("<meta http-equiv=\"refresh\" content=\"5\">") != std::string::npos);
   CHECK(html.find("<tr><td><b>hard-attention</b><br>") != std::string::npos);
-  CHECK(html.find("<td>2 of 2</td><td>1 of 2</td>") != std::string::npos);
+  CHECK(html.find("<span class=\"pct\">2 of 2</span></div></td><td class=\"count\">") != std::string::npos);
+  CHECK(html.find("<span class=\"pct\">1 of 2</span></div></td></tr>") != std::string::npos);
   CHECK(html.find("s002") == std::string::npos);
   const std::string csv = attnmark::radar_csv(page);
   CHECK(csv.starts_with("mistake,words,question,made_it,still_make_it,students\r\nhard-attention,"));

@@ -58,9 +58,11 @@ TEST_CASE("teacher pages: the radar page refreshes, counts in text beside bars, 
   CHECK(has(html, "<option value=\"10\">last 10 min</option>"));
   CHECK(has(html, "<p>4 students checked so far. <a href=\"/teacher/radar.csv\">radar.csv</a>"));
   CHECK(has(html, "<tr><td><b>hard-attention</b><br>Attention takes a share, &quot;not&quot; one</td>"
-                  "<td>3 of 4</td><td>1 of 4</td><td class=\"bars\" aria-hidden=\"true\">"
-                  "<span class=\"meter\" style=\"width:75%\"></span><br>"
-                  "<span class=\"meter still\" style=\"width:25%\"></span></td></tr>\n"));
+                  "<td class=\"count\"><div class=\"meter\"><div class=\"track\" aria-hidden=\"true\">"
+                  "<div class=\"fill\" style=\"width:75.0%\"></div></div><span class=\"pct\">3 of 4</span></div></td>"
+                  "<td class=\"count\"><div class=\"meter\"><div class=\"track\" aria-hidden=\"true\">"
+                  "<div class=\"fill\" style=\"width:25.0%\"></div></div><span class=\"pct\">1 of 4</span></div></td>"
+                  "</tr>\n"));
   CHECK(html.find("hard-attention") < html.find("no-exp"));
   CHECK_FALSE(has(html, "s002"));
   CHECK_FALSE(has(html, "Who still makes it"));
@@ -77,7 +79,7 @@ TEST_CASE("teacher pages: the radar page refreshes, counts in text beside bars, 
   CHECK(has(named, "<option value=\"30\" selected>last 30 min</option>"));
   CHECK(has(named, "<input type=\"checkbox\" name=\"names\" value=\"1\" checked>"));
   CHECK(has(named, "4 students checked since 2026-12-02T11:30:00Z."));
-  CHECK(has(named, "<td>q1</td><td>3 of 4</td>"));
+  CHECK(has(named, "<td>q1</td><td class=\"count\">"));
   CHECK(has(named, "<td>s001, s003</td></tr>\n"));
   p.students = 1;
   CHECK(has(attnmark::radar_page_html(p), "<p>1 student checked since 2026-12-02T11:30:00Z."));
