@@ -6,7 +6,7 @@
 //
 //   LiveCache cache;                                   // held by the server
 //   LiveView v = live_view(room, store.all_attempts(), ScoreRule::best, paused, &cache);
-//   RadarPage r = radar_page(room, store.all_attempts(), radar_query_of(params, now), &cache);
+//   RadarPage r = radar_page(room, store.all_attempts(), radar_query_of(room, req.query, now_seconds()), style, &cache);
 #pragma once
 
 #include <cstdint>
