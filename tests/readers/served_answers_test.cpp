@@ -237,7 +237,9 @@ TEST_CASE("a check's notebook cells are read as mark reads the saved notebook: t
   CHECK(cells(r->answers.submission, "q1", "scores") == Rows{{"2", "0.090"}});
   CHECK(cells(r->answers.submission, "q1", "output") == Rows{{"7.88", "2.12"}});
   CHECK(r->answers.file == R"j({"student":"s001","answers":{"q1":{"output":[["7.88","2.12"]],"scores":[["2","0.090"]],)j"
-                           R"j("weights":null},"q2":{"weights":null}}})j");
+                           R"j("weights":[["weights: [0.67, 0.33]"]]},"q2":{"weights":null}}})j");
+  // Printed words around a list make one cell of text, as when marked.
+  CHECK(cells(r->answers.submission, "q1", "weights") == Rows{{"weights: [0.67, 0.33]"}});
 }
 
 TEST_CASE("a check's notebook cells that are not cells are refused") {
