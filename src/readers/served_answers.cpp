@@ -8,6 +8,7 @@
 
 #include "base/text.h"
 #include "attnmark/lesson/rubric.h"
+#include "readers/notebook_reader.h"
 #include "readers/yaml_tree.h"
 
 namespace attnmark {
@@ -135,6 +136,50 @@ std::map<std::string, std::string> fields_of(const Json& file) {
   return out;
 }
 
+// The answers a notebook's cells give, as `mark` reads them: the cells built
+// into a notebook and read by read_notebook, then each part's cells as an
+// answer file's answers (a list of rows of strings, null for a blank cell; a
+// part that could not be read, as a computed cell without output, is null).
+// nullopt with `error` set when `cells` is not a list of
+// {"part": NAME, "source": TEXT, "outputs": [...]}.
+std::optional<nlohmann::json> answers_of_cells(const nlohmann::json& cells, const std::string& source,
+                                               const ReadLimits& limits, std::string& error) {
+  nlohmann::json notebook_cells = nlohmann::json::array();
+  for (const nlohmann::json& cell : cells) {
+    const auto part = cell.is_object() ? cell.find("part") : cell.end();
+    const auto text = cell.is_object() ? cell.find("source") : cell.end();
+    const auto outputs = cell.is_object() ? cell.find("outputs") : cell.end();
+    if (!cell.is_object() || part == cell.end() || !part->is_string() || text == cell.end() || !text->is_string() ||
+        (outputs != cell.end() && !outputs->is_array())) {
+      error = "\"cells\": expected a list of {\"part\": NAME, \"source\": TEXT, \"outputs\": [...]}";
+      return std::nullopt;
+    }
+    notebook_cells.push_back({{"cell_type", "code"},
+                              {"metadata", {{"attnmark", {{"part", *part}}}}},
+                              {"source", *text},
+                              {"outputs", outputs == cell.end() ? nlohmann::json::array() : *outputs}});
+  }
+  const nlohmann::json notebook = {{"nbformat", 4}, {"nbformat_minor", 5}, {"metadata", nlohmann::json::object()},
+                                   {"cells", std::move(notebook_cells)}};
+  const Submission read = read_notebook(notebook.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), source, limits);
+  if (!read.unreadable.empty()) {
+    error = "\"cells\": " + read.unreadable;
+    return std::nullopt;
+  }
+  nlohmann::json answers = nlohmann::json::object();
+  for (const auto& [q, parts] : read.answers)
+    for (const auto& [p, answer] : parts) {
+      nlohmann::json& value = answers[q][p];
+      if (!answer.unreadable.empty() || answer.rows.empty()) continue;  // null
+      value = nlohmann::json::array();
+      for (const std::vector<std::string>& row : answer.rows) {
+        nlohmann::json& out = value.emplace_back(nlohmann::json::array());
+        for (const std::string& c : row) out.push_back(c.empty() ? nlohmann::json(nullptr) : nlohmann::json(c));
+      }
+    }
+  return answers;
+}
+
 }  // namespace
 
 SentAnswers answers_from_form(const std::string& student, const std::map<std::string, std::string>& fields,
@@ -172,12 +217,18 @@ std::optional<CheckRequest> read_check_request(std::string_view body, const std:
   const std::string* student = text_of("student");
   const std::string* code = text_of("code");
   const auto answers = request.find("answers");
+  const auto cells = request.find("cells");
   if (!student) error = "\"student\": expected your student id as a string";
   else if (!code) error = "\"code\": expected your access code as a string";
-  else if (answers == request.end() || !answers->is_object())
+  else if (cells != request.end() && !cells->is_array())
+    error = "\"cells\": expected a list of {\"part\": NAME, \"source\": TEXT, \"outputs\": [...]}";
+  else if (cells == request.end() && (answers == request.end() || !answers->is_object()))
     error = "\"answers\": expected an object of questions, as in your answer file";
   if (!error.empty()) return std::nullopt;
-  return CheckRequest{*student, *code, sent(*student, *answers, source, limits)};
+  if (cells == request.end()) return CheckRequest{*student, *code, sent(*student, *answers, source, limits)};
+  std::optional<nlohmann::json> read = answers_of_cells(*cells, source, limits, error);
+  if (!read) return std::nullopt;
+  return CheckRequest{*student, *code, sent(*student, *read, source, limits)};
 }
 
 StoredAnswers read_stored_answers(std::string_view file, const std::string& source, const ReadLimits& limits) {

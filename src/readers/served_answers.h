@@ -44,7 +44,16 @@ struct SentAnswers {
 SentAnswers answers_from_form(const std::string& student, const std::map<std::string, std::string>& fields,
                               const std::string& source, const ReadLimits& limits = {});
 
-// The body of POST /api/check: {"student": ID, "code": CODE, "answers": {...}}.
+// The body of POST /api/check, one of:
+//   {"student": ID, "code": CODE, "answers": {...}}   (an answer file's answers)
+//   {"student": ID, "code": CODE, "cells": [{"part": "q1.weights", "source": TEXT, "outputs": [...]}, ...]}
+// The second is a notebook's answer cells as its self-check sends them: each
+// cell's source and its nbformat outputs (stream stdout, execute_result
+// text/plain, error). They are read by read_notebook, as `mark` reads the
+// saved notebook, and the answers it reads become the answer file: each
+// part a list of rows of strings (null for a blank cell; a part read_notebook
+// could not read, as a computed cell without output, null). When both keys
+// are given, "cells" counts.
 struct CheckRequest {
   std::string student, code;  // as sent
   SentAnswers answers;        // the file names `student`
@@ -56,6 +65,8 @@ struct CheckRequest {
 //   "\"student\": expected your student id as a string"
 //   "\"code\": expected your access code as a string"
 //   "\"answers\": expected an object of questions, as in your answer file"
+//   "\"cells\": expected a list of {\"part\": NAME, \"source\": TEXT, \"outputs\": [...]}"
+//   "\"cells\": " + read_notebook's reason (no answer cells, too large, ...)
 // Answers that cannot be judged (nested too deep) are not refused here: the
 // Submission says why (answers.submission.unreadable).
 std::optional<CheckRequest> read_check_request(std::string_view body, const std::string& source, std::string& error,

@@ -119,28 +119,38 @@ std::string answer_literal(const QuestionVariant& q, Part p, const AnswerShape& 
   return out + "]";
 }
 
+// The prefix of a question's names in the notebook ("q1_"): each question's
+// inputs have their own names, so re-running one question's cell after the
+// notebook ran reads its own inputs, not a later question's.
+std::string input_prefix(const std::string& question) {
+  std::string prefix = answer_variable(question, Part::keys);
+  prefix.resize(prefix.size() - std::string_view(part_name(Part::keys)).size());
+  return prefix;
+}
+
 // The code cell of a question's inputs.
 std::string inputs_source(const QuestionSection& section, const QuestionVariant& q) {
   const QuestionSpec& spec = *q.spec;
+  const std::string n = input_prefix(section.id);
   std::string out = fmt::format("# Question {} ({}): the inputs. Run this cell before the answers below.\n",
                                 section.number, comment_text(section.id));
-  out += fmt::format("tokens = {}\n", python_words(q.tokens));
+  out += fmt::format("{}tokens = {}\n", n, python_words(q.tokens));
   if (spec.projections) {
-    out += fmt::format("X = np.array({})  # a row per token: its embedding\n", python_matrix(q.embeddings));
-    out += fmt::format("W_Q = np.array({})\n", python_matrix(q.w_q));
-    out += fmt::format("W_K = np.array({})\n", python_matrix(q.w_k));
-    out += fmt::format("W_V = np.array({})\n", python_matrix(q.w_v));
-    if (q.query_token) out += fmt::format("x = X[{}]  # the embedding of {}\n", *q.query_token, comment_text(q.tokens[*q.query_token]));
+    out += fmt::format("{}X = np.array({})  # a row per token: its embedding\n", n, python_matrix(q.embeddings));
+    out += fmt::format("{}W_Q = np.array({})\n", n, python_matrix(q.w_q));
+    out += fmt::format("{}W_K = np.array({})\n", n, python_matrix(q.w_k));
+    out += fmt::format("{}W_V = np.array({})\n", n, python_matrix(q.w_v));
+    if (q.query_token) out += fmt::format("{}x = {}X[{}]  # the embedding of {}\n", n, n, *q.query_token, comment_text(q.tokens[*q.query_token]));
   } else {
     if (q.query_token)
-      out += fmt::format("q = np.array({})  # the query of {}\n", python_row(q.queries[0]), comment_text(q.tokens[*q.query_token]));
+      out += fmt::format("{}q = np.array({})  # the query of {}\n", n, python_row(q.queries[0]), comment_text(q.tokens[*q.query_token]));
     else
-      out += fmt::format("Q = np.array({})  # a row per token: its query\n", python_matrix(q.queries));
-    out += fmt::format("K = np.array({})  # a row per token: its key\n", python_matrix(q.keys));
-    out += fmt::format("V = np.array({})  # a row per token: its value\n", python_matrix(q.values));
+      out += fmt::format("{}Q = np.array({})  # a row per token: its query\n", n, python_matrix(q.queries));
+    out += fmt::format("{}K = np.array({})  # a row per token: its key\n", n, python_matrix(q.keys));
+    out += fmt::format("{}V = np.array({})  # a row per token: its value\n", n, python_matrix(q.values));
   }
   if (spec.scale.kind != ScaleSpec::Kind::none)
-    out += fmt::format("scale = {}  # every score is divided by this\n", format_exact(q.scale));
+    out += fmt::format("{}scale = {}  # every score is divided by this\n", n, format_exact(q.scale));
   if (spec.mask == Mask::causal)
     out += "# Causal mask: a query sees only its own token and those before it; write \"masked\" for a later key's score.\n";
   return out;
@@ -278,6 +288,7 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
   const bool served = !doc.check_url.empty() && !doc.access_code.empty();
   const std::string check = filled(notebook_self_check_py, {{"RUBRIC", double_quoted(variant.rubric)},
                                                             {"STUDENT", double_quoted(variant.student)},
+                                                            {"VARIANT", double_quoted(variant.id_text())},
                                                             {"SERVER", double_quoted(served ? doc.check_url : "")},
                                                             {"ACCESS_CODE", double_quoted(served ? doc.access_code : "")},
                                                             {"VARIABLES", literal(variables)},
@@ -289,7 +300,14 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
                            ", as you.\n"
                      : "## Check your answers\n\nRun the next cell to see which answers are right before you hand in "
                        "(your teacher tells you how to set it up), or run `attnmark check` with the rubric file on the saved notebook.\n");
-  nb.code("self-check", check, {{"attnmark", {{"role", "self-check"}}}});
+  // Collapsed and locked: the student runs it, never edits it.
+  nb.code("self-check", check,
+          {{"attnmark", {{"role", "self-check"}}},
+           {"jupyter", {{"source_hidden", true}}},
+           {"editable", false},
+           {"deletable", false},
+           {"nbgrader", {{"grade", false}, {"locked", true}, {"schema_version", 3}, {"solution", false}, {"task", false},
+                         {"grade_id", "self-check"}}}});
 
   const Json notebook = {
       {"nbformat", 4},

@@ -75,15 +75,15 @@ YAML_LITERAL = {
 }
 # Computed in the notebook, with the lesson's helpers and NumPy.
 COMPUTED = {
-    "q1_scores": "[dot(q, k) for k in K]",
+    "q1_scores": "[dot(q1_q, k) for k in q1_K]",
     "q1_weights": "softmax(q1_scores)",
-    "q1_output": "mix(q1_weights, V)",
-    "q2_scores": "Q @ K.T",
+    "q1_output": "mix(q1_weights, q1_V)",
+    "q2_scores": "q2_Q @ q2_K.T",
     "q2_weights": "np.exp(q2_scores) / np.exp(q2_scores).sum(axis=1, keepdims=True)",
-    "q2_output": "q2_weights @ V",
-    "q3_scores": "K @ q",
+    "q2_output": "q2_weights @ q2_V",
+    "q3_scores": "q3_K @ q3_q",
     "q3_weights": "softmax(q3_scores)",
-    "q3_most_attended": "tokens[int(np.argmax(q3_weights))]",
+    "q3_most_attended": "q3_tokens[int(np.argmax(q3_weights))]",
 }
 # The lesson's common mistake: attention picks one token.
 HARD = dict(LITERAL, q1_weights="[1, 0, 0]", q1_output="[10, 0]")
@@ -92,9 +92,10 @@ YAML_HARD["q1"]["weights"] = "[1, 0, 0]"
 YAML_HARD["q1"]["output"] = "[10, 0]"
 
 
-def fill(notebook, answers, print_instead=()):
+def fill(notebook, answers, print_instead=(), said=()):
     """Each answer cell's assignment replaced by the student's; for the
-    variables in print_instead the cell prints the value instead of showing it."""
+    variables in print_instead the cell prints the value instead of showing it,
+    for those in said it prints the value after its name ("q1_weights: [...]")."""
     for cell in notebook.cells:
         part = cell.get("metadata", {}).get("attnmark", {}).get("part")
         if not part:
@@ -102,7 +103,10 @@ def fill(notebook, answers, print_instead=()):
         variable = part.replace(".", "_")
         lines = [line for line in cell.source.split("\n") if line.startswith("#")]
         lines.append("%s = %s" % (variable, answers[variable]))
-        lines.append("print(%s)" % variable if variable in print_instead else variable)
+        if variable in said:
+            lines.append("print(%r, %s)" % (variable + ":", variable))
+        else:
+            lines.append("print(%s)" % variable if variable in print_instead else variable)
         cell.source = "\n".join(lines)
 
 
@@ -146,7 +150,7 @@ def yaml_file(student, answers):
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 roster = os.path.join(WORK, "roster.csv")
-students = ["nb-literal", "nb-computed", "nb-printed", "nb-hard", "nb-unrun"]
+students = ["nb-literal", "nb-computed", "nb-printed", "nb-said", "nb-hard", "nb-unrun", "nb-edited", "nb-offline"]
 with open(roster, "w") as f:
     f.write("student\n" + "".join(s + "\n" for s in students))
 db = os.path.join(WORK, "class.sqlite")
@@ -168,10 +172,16 @@ for student in students:
         fill(notebook, HARD)
     elif student == "nb-printed":
         fill(notebook, COMPUTED, print_instead={"q1_weights", "q2_output", "q3_most_attended"})
+    elif student == "nb-offline":
+        fill(notebook, LITERAL)
+    elif student == "nb-said":
+        fill(notebook, COMPUTED, said={"q1_weights"})
     else:
         fill(notebook, COMPUTED)
+    if student == "nb-edited":
+        continue  # below, cell by cell in one kernel
     if student != "nb-unrun":
-        with_server = student in ("nb-literal", "nb-computed", "nb-hard")
+        with_server = student in ("nb-literal", "nb-computed", "nb-printed", "nb-said", "nb-hard")
         execute(notebook, server=with_server)
         nbformat.validate(notebook)
         SELF_CHECK[student] = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
@@ -179,6 +189,63 @@ for student in students:
             check("\n    attnmark check lesson.yaml NOTEBOOK.ipynb\n" in SELF_CHECK[student],
                   "the self-check cell says how to self-check without ATTNMARK_URL: %r" % SELF_CHECK[student])
     nbformat.write(notebook, os.path.join(hand_in, student + ".ipynb"))
+
+
+
+def table_of(check_output):
+    """check's table without the line that says a seedless file was marked
+    against the variant it records (a served notebook records no seed; the
+    class page, which knows the seed, has no need to say it)."""
+    return "\n".join(line for line in check_output.split("\n")
+                     if not line.startswith("marked against the variant the file records"))
+
+
+def cell_at(notebook, part):
+    return next(i for i, c in enumerate(notebook.cells) if c.get("metadata", {}).get("attnmark", {}).get("part") == part)
+
+
+def output_text(cell):
+    return "".join(o.get("text", "") or o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+
+
+# One kernel, cell by cell, as a student works: the notebook saved in the
+# kernel's folder, where the self-check finds it.
+edited_dir = os.path.join(WORK, "edited")
+os.makedirs(edited_dir)
+edited_path = os.path.join(edited_dir, "nb-edited.ipynb")
+notebook = nbformat.read(os.path.join(WORK, "class", "nb-edited.ipynb"), as_version=4)
+fill(notebook, COMPUTED)
+weights_at, scores_at = cell_at(notebook, "q1.weights"), cell_at(notebook, "q1.scores")
+client = NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": edited_dir}})
+with client.setup_kernel():
+    for i, cell in enumerate(notebook.cells[:-1]):
+        client.execute_cell(cell, i)
+    first_scores = output_text(notebook.cells[scores_at])
+    # Each question's inputs have their own names: q1's cell run again after
+    # q3's inputs gives q1's numbers.
+    client.execute_cell(notebook.cells[scores_at], scores_at)
+    check(output_text(notebook.cells[scores_at]) == first_scores,
+          "q1's scores run again after the notebook ran: %r, first %r" % (output_text(notebook.cells[scores_at]), first_scores))
+    # A cell edited since it ran, and saved so: named.
+    ran_weights = notebook.cells[weights_at].source
+    notebook.cells[weights_at].source = ran_weights.replace("softmax(q1_scores)", "[1, 0, 0]")
+    nbformat.write(notebook, edited_path)
+    client.execute_cell(notebook.cells[-1], len(notebook.cells) - 1)
+    said = output_text(notebook.cells[-1])
+    check("q1_weights: this cell was changed since it ran; run this cell again, then check" in said,
+          "the self-check names a cell edited since it ran: %r" % said)
+    marked = table_of(run("check", edited_path, expect=(0, 1)).stdout).rstrip("\n")
+    check(said.rstrip("\n").endswith("\n" + marked),
+          "the self-check checks the saved notebook as marking reads it\n--- cell:\n%s\n--- check:\n%s" % (said, marked))
+    # The edit run but not saved: the saved file holds a source that ran before.
+    client.execute_cell(notebook.cells[weights_at], weights_at)
+    notebook.cells[weights_at].source = ran_weights
+    nbformat.write(notebook, edited_path)
+    notebook.cells[weights_at].source = ran_weights.replace("softmax(q1_scores)", "[1, 0, 0]")
+    client.execute_cell(notebook.cells[-1], len(notebook.cells) - 1)
+    said = output_text(notebook.cells[-1])
+    check("save the notebook (Ctrl+S), then check" in said, "the self-check asks to save a notebook that lags: %r" % said)
+    check("this cell was changed" not in said, "a lagging save is not a changed cell: %r" % said)
 
 with open(os.path.join(hand_in, "yaml-literal.yaml"), "w") as f:
     f.write(yaml_file("yaml-literal", YAML_LITERAL))
@@ -189,7 +256,7 @@ out = os.path.join(WORK, "marked")
 run("mark", RUBRIC, hand_in, "--out", out, expect=(0, 1))
 rows = {r["student"]: r for r in csv.DictReader(open(os.path.join(out, "gradebook.csv")))}
 feedback = {s: json.load(open(os.path.join(out, "feedback", s + ".json"))) for s in rows}
-for student in ["nb-literal", "nb-computed", "nb-printed", "yaml-literal"]:
+for student in ["nb-literal", "nb-computed", "nb-printed", "nb-offline", "yaml-literal"]:
     check(rows[student]["status"] == "graded" and rows[student]["score"] == "16",
           "%s: full marks; got %s %s %s" % (student, rows[student]["status"], rows[student]["score"], rows[student]["reason"]))
 for student in ["nb-hard", "yaml-hard"]:
@@ -211,14 +278,6 @@ check(unrun["verdict"] == "unreadable" and unrun.get("note") ==
       "run the notebook before handing it in (q1_weights is computed, and the notebook has no output for it)",
       "nb-unrun: q1 weights unreadable, run the notebook; got %s" % unrun)
 
-def table_of(check_output):
-    """check's table without the line that says a seedless file was marked
-    against the variant it records (a served notebook records no seed; the
-    class page, which knows the seed, has no need to say it)."""
-    return "\n".join(line for line in check_output.split("\n")
-                     if not line.startswith("marked against the variant the file records"))
-
-
 # check reads a notebook as it reads an answer file.
 nb_check = run("check", RUBRIC, os.path.join(hand_in, "nb-hard.ipynb"), expect=(1,)).stdout
 yaml_check = run("check", RUBRIC, os.path.join(hand_in, "yaml-hard.yaml"), expect=(1,)).stdout
@@ -228,7 +287,7 @@ run("check", os.path.join(hand_in, "nb-computed.ipynb"), expect=(0,))
 
 # The self-check cell: the table it printed from the real server's reply,
 # and the attempts the server kept.
-for student, status in (("nb-literal", 0), ("nb-computed", 0), ("nb-hard", 1)):
+for student, status in (("nb-literal", 0), ("nb-computed", 0), ("nb-printed", 0), ("nb-said", 1), ("nb-hard", 1)):
     table = table_of(run("check", os.path.join(hand_in, student + ".ipynb"), expect=(status,)).stdout)
     check(SELF_CHECK.get(student, "").rstrip("\n") == table.rstrip("\n"),
           "%s: the self-check cell prints what attnmark check prints\n--- cell:\n%s\n--- check:\n%s"
@@ -238,10 +297,10 @@ check(SERVER.wait(timeout=30) == 0, "attnmark serve stops cleanly on SIGTERM")
 served_out = os.path.join(WORK, "served")
 run("mark", "--db", db, "--out", served_out, expect=(0, 1))
 served = {r["student"]: r for r in csv.DictReader(open(os.path.join(served_out, "gradebook.csv")))}
-for student in ("nb-literal", "nb-computed", "nb-hard"):
+for student in ("nb-literal", "nb-computed", "nb-printed", "nb-said", "nb-hard"):
     check(served.get(student, {}).get("score") == rows[student]["score"],
           "%s: the server kept the self-check with the handed-in notebook's marks; got %s" % (student, served.get(student)))
-for student in ("nb-printed", "nb-unrun"):
+for student in ("nb-unrun", "nb-offline"):
     check(served.get(student, {}).get("score") == "", "%s: no self-check, no attempt; got %s" % (student, served.get(student)))
 kept = json.load(open(os.path.join(served_out, "feedback", "nb-literal.json")))
 check([c["given"] for c in kept["questions"][0]["parts"]["weights"]["cells"]] == ["0.665", "0.090", "0.245"],

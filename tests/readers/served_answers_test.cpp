@@ -218,3 +218,38 @@ TEST_CASE("a stored file attnmark did not write as it writes them reads as its t
   CHECK(s.submission.answers.empty());
   CHECK(s.fields.empty());
 }
+
+TEST_CASE("a check's notebook cells are read as mark reads the saved notebook: typed literal, else the stored output") {
+  std::string error;
+  const auto r = request(
+      R"j({"student":"s001","code":"c","cells":[)j"
+      R"j({"part":"q1.weights","source":"q1_weights = softmax(q1_scores)\nprint('weights:', q1_weights)",)j"
+      R"j("outputs":[{"output_type":"stream","name":"stdout","text":"weights: [0.67, 0.33]\n"}]},)j"
+      R"j({"part":"q1.scores","source":"q1_scores = [2, 0.090]\nq1_scores","outputs":[{"output_type":"execute_result",)j"
+      R"j("data":{"text/plain":"[2, 0.09]"},"metadata":{},"execution_count":3}]},)j"
+      R"j({"part":"q1.output","source":"q1_output = q1_weights @ V\nq1_output","outputs":[{"output_type":"execute_result",)j"
+      R"j("data":{"text/plain":"array([7.88, 2.12])"},"metadata":{},"execution_count":4}]},)j"
+      R"j({"part":"q2.weights","source":"q2_weights = f()\nq2_weights","outputs":[]}]})j",
+      error);
+  REQUIRE(r);
+  CHECK(error.empty());
+  // The typed literal as written; computed answers as their output reads.
+  CHECK(cells(r->answers.submission, "q1", "scores") == Rows{{"2", "0.090"}});
+  CHECK(cells(r->answers.submission, "q1", "output") == Rows{{"7.88", "2.12"}});
+  CHECK(r->answers.file == R"j({"student":"s001","answers":{"q1":{"output":[["7.88","2.12"]],"scores":[["2","0.090"]],)j"
+                           R"j("weights":[["weights: [0.67, 0.33]"]]},"q2":{"weights":null}}})j");
+  // Printed words around a list make one cell of text, as when marked.
+  CHECK(cells(r->answers.submission, "q1", "weights") == Rows{{"weights: [0.67, 0.33]"}});
+}
+
+TEST_CASE("a check's notebook cells that are not cells are refused") {
+  std::string error;
+  CHECK_FALSE(request(R"j({"student":"s","code":"c","cells":{}})j", error));
+  CHECK(error == R"j("cells": expected a list of {"part": NAME, "source": TEXT, "outputs": [...]})j");
+  error.clear();
+  CHECK_FALSE(request(R"j({"student":"s","code":"c","cells":[{"part":"q1.weights"}]})j", error));
+  CHECK(error == R"j("cells": expected a list of {"part": NAME, "source": TEXT, "outputs": [...]})j");
+  error.clear();
+  CHECK_FALSE(request(R"j({"student":"s","code":"c","cells":[]})j", error));
+  CHECK(error.starts_with("\"cells\": the notebook has no answer cells"));
+}

@@ -1,16 +1,17 @@
 # Check your answers before you hand in. With ATTNMARK_URL (your class's attnmark
 # server) and ATTNMARK_CODE (your code, from your teacher) set, this cell sends your
-# answers, not the notebook, to the server and shows what it makes of them.
+# answer cells, not the notebook, to the server: each cell's source and output as
+# attnmark reads them from the saved notebook (the helpers cell noted them as the
+# cells ran), and shows what the server makes of them.
 # Standard library only; it changes nothing in this notebook.
-import ast
 import json
-import math
 import os
 import urllib.error
 import urllib.request
 
 ATTNMARK_RUBRIC = "@RUBRIC@"
 ATTNMARK_STUDENT = "@STUDENT@"
+ATTNMARK_VARIANT = "@VARIANT@"
 ATTNMARK_SERVER = "@SERVER@"
 ATTNMARK_ACCESS_CODE = "@ACCESS_CODE@"
 ATTNMARK_VARIABLES = "@VARIABLES@"
@@ -18,81 +19,67 @@ ATTNMARK_SYMBOLS = "@SYMBOLS@"
 ATTNMARK_LEGEND = "@LEGEND@"
 
 
-def attnmark_plain(value):
-    """An answer as an answer file holds it: lists for arrays, text for what is not a number."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [attnmark_plain(v) for v in value]
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    return str(value)
-
-
-class AttnmarkComputed(Exception):
-    """The answer is not a literal typed in its cell."""
-
-
-def attnmark_literal(node, source):
-    """A typed literal as attnmark reads it from the saved notebook: numbers
-    as written ("0.090" keeps its 3 decimals), "2/3" for a number over a number."""
-    number = (int, float)
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, str)):
-        return node.value
-    if isinstance(node, ast.Constant) and isinstance(node.value, number) and not isinstance(node.value, bool):
-        return ast.get_source_segment(source, node)
-    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant)
-            and isinstance(node.operand.value, number) and not isinstance(node.operand.value, bool)):
-        return ("-" if isinstance(node.op, ast.USub) else "") + ast.get_source_segment(source, node.operand)
-    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
-            and all(isinstance(n, ast.Constant) and isinstance(n.value, number) for n in (node.left, node.right))):
-        return ast.get_source_segment(source, node.left) + "/" + ast.get_source_segment(source, node.right)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [attnmark_literal(n, source) for n in node.elts]
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "array"
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "numpy") and len(node.args) == 1
-            and all(k.arg == "dtype" for k in node.keywords)):
-        return attnmark_literal(node.args[0], source)
-    raise AttnmarkComputed()
-
-
-def attnmark_typed(name):
-    """The value typed in the last cell run that assigns `name`, when that cell
-    holds only the assignment and `name` alone; raises AttnmarkComputed otherwise."""
-    for source in reversed(globals().get("In", [])):
+def attnmark_saved_notebook():
+    """The saved file of this notebook: the one Jupyter or VS Code names, else
+    the newest .ipynb in the kernel's folder recording this student and variant."""
+    named = [globals().get("__vsc_ipynb_file__"), globals().get("__session__"), os.environ.get("JPY_SESSION_NAME")]
+    candidates = [n for n in named if isinstance(n, str) and n.endswith(".ipynb") and os.path.isfile(n)]
+    if not candidates:
         try:
-            tree = ast.parse(source)
-        except SyntaxError:
+            files = [f for f in os.listdir(".") if f.endswith(".ipynb") and os.path.isfile(f)]
+        except OSError:
+            files = []
+        candidates = sorted(files, key=lambda f: os.path.getmtime(f), reverse=True)
+    for path in candidates:
+        try:
+            with open(path, encoding="utf-8") as f:
+                notebook = json.load(f)
+            header = notebook.get("metadata", {}).get("attnmark", {})
+        except (OSError, ValueError, AttributeError):
             continue
-        if not any(isinstance(s, ast.Assign) and [getattr(t, "id", None) for t in s.targets] == [name] for s in tree.body):
-            continue
-        value = None
-        for s in tree.body:
-            if isinstance(s, ast.Assign) and [getattr(t, "id", None) for t in s.targets] == [name]:
-                value = attnmark_literal(s.value, source)
-            elif not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Name) and s.value.id == name):
-                raise AttnmarkComputed()
-        return value
-    raise AttnmarkComputed()
+        if header.get("student") == ATTNMARK_STUDENT and header.get("variant") == ATTNMARK_VARIANT:
+            return notebook
+    return None
 
 
-def attnmark_answers():
-    """Every answer as the saved notebook gives it: typed ones as written, computed ones as values."""
-    answers = {}
+def attnmark_cells():
+    """The answer cells to send, each as attnmark reads it from the saved
+    notebook, and what to tell the student first. With the saved file found,
+    its cells (what handing it in now gives), and a cell named whose saved
+    source is not what last ran; without it, each cell as it last ran."""
+    ran = globals().get("_attnmark_ran", {})
+    sources = globals().get("_attnmark_sources", {})
+    saved = attnmark_saved_notebook()
+    saved_cells = {}
+    if saved is not None:
+        for cell in saved.get("cells", []):
+            part = cell.get("metadata", {}).get("attnmark", {}).get("part")
+            if part and cell.get("cell_type") == "code":
+                source = cell.get("source", "")
+                saved_cells[part] = {"source": "".join(source) if isinstance(source, list) else source,
+                                     "outputs": cell.get("outputs", [])}
+    cells, told, lags = [], [], False
     for question, parts in ATTNMARK_VARIABLES.items():
-        answers[question] = {}
         for part, name in parts.items():
-            try:
-                answers[question][part] = attnmark_typed(name)
-            except AttnmarkComputed:
-                answers[question][part] = attnmark_plain(globals().get(name))
-    return answers
+            key = question + "." + part
+            last = ran.get(name)
+            if saved is None:
+                if last is not None:
+                    cells.append(dict(last, part=key))
+                continue
+            cell = saved_cells.get(key)
+            if cell is None:
+                continue
+            cells.append({"part": key, "source": cell["source"], "outputs": cell["outputs"]})
+            if last is None or cell["source"].rstrip() == last["source"].rstrip():
+                continue
+            if any(cell["source"].rstrip() == s.rstrip() for s in sources.get(name, ())):
+                lags = True
+            else:
+                told.append("%s: this cell was changed since it ran; run this cell again, then check" % name)
+    if lags:
+        told.append("The saved notebook is older than what you ran: save the notebook (Ctrl+S), then check.")
+    return cells, told
 
 
 def attnmark_table(feedback):
@@ -134,7 +121,10 @@ def attnmark_check():
         print("    attnmark check %s.yaml NOTEBOOK.ipynb" % ATTNMARK_RUBRIC)
         print("(%s.yaml: the rubric file your teacher shares; NOTEBOOK.ipynb: this notebook's file)" % ATTNMARK_RUBRIC)
         return
-    body = json.dumps({"student": ATTNMARK_STUDENT, "code": code, "answers": attnmark_answers()}).encode("utf-8")
+    cells, told = attnmark_cells()
+    for line in told:
+        print(line)
+    body = json.dumps({"student": ATTNMARK_STUDENT, "code": code, "cells": cells}).encode("utf-8")
     request = urllib.request.Request(url + "/api/check", data=body, method="POST",
                                      headers={"Content-Type": "application/json"})
     try:
