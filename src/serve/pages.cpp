@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
+#include <set>
 #include <utility>
 
 #include "attnmark/lesson/variant.h"
@@ -101,17 +102,9 @@ StudentPage attempt_page(const Classroom& room, const RulesNow& rules, const Ses
 }
 
 TeacherPage teacher_page(const Classroom& room, const std::vector<AttemptRecord>& attempts, bool closed, ScoreRule rule,
-                         const HtmlStyle& style) {
-  struct Tally {
-    std::size_t attempts = 0;
-    const AttemptRecord* best = nullptr;
-  };
-  std::map<std::string, Tally> per_student;
-  for (const AttemptRecord& a : attempts) {
-    Tally& t = per_student[a.student];
-    if (!t.best || counts_over(a, *t.best, ScoreRule::best)) t.best = &a;
-    ++t.attempts;
-  }
+                         const HtmlStyle& style, bool paused, LiveCache* cache) {
+  std::set<std::string> per_student;
+  for (const AttemptRecord& a : attempts) per_student.insert(a.student);
   TeacherPage p;
   p.title = display_title(room.rubric());
   p.style = style;
@@ -120,14 +113,7 @@ TeacherPage teacher_page(const Classroom& room, const std::vector<AttemptRecord>
   p.roster = room.roster().size();
   p.closed = closed;
   p.counts_best = rule == ScoreRule::best;
-  for (const RosterEntry& e : room.roster()) {
-    TeacherRow row{e.student, e.name, encode_query_value(e.student), 0, std::nullopt};
-    if (const auto it = per_student.find(e.student); it != per_student.end()) {
-      row.attempts = it->second.attempts;
-      row.best = it->second.best->score;
-    }
-    p.rows.push_back(std::move(row));
-  }
+  p.live = live_view(room, attempts, rule, paused, cache);
   return p;
 }
 

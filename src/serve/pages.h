@@ -17,6 +17,7 @@
 
 #include "serve/classroom.h"
 #include "serve/limits.h"
+#include "serve/live_view.h"
 #include "serve/score_rule.h"
 #include "serve/sessions.h"
 #include "serve/store.h"
@@ -78,9 +79,10 @@ StudentPage attempt_page(const Classroom& room, const RulesNow& rules, const Ses
                          const std::vector<AttemptRecord>& attempts, const AttemptRecord& shown, std::string notice);
 
 // The teacher's page of the class from every stored attempt (oldest first):
-// each roster student's count of attempts and best score (counts_over).
+// the counts, and the live table (serve/live_view.h's live_view, `paused`
+// when it is not to reload itself; `cache` the server's, or null).
 TeacherPage teacher_page(const Classroom& room, const std::vector<AttemptRecord>& attempts, bool closed, ScoreRule rule,
-                         const HtmlStyle& style);
+                         const HtmlStyle& style, bool paused = false, LiveCache* cache = nullptr);
 
 // The teacher's page of one student from their attempts (oldest first), each judged again.
 TeacherStudentPage teacher_student_page(const Classroom& room, const std::string& student,

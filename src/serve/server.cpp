@@ -20,9 +20,11 @@
 #include "serve/http.h"
 #include "serve/http_server.h"
 #include "serve/limits.h"
+#include "serve/live_view.h"
 #include "serve/pages.h"
 #include "serve/sessions.h"
 #include "writers/served_pages.h"
+#include "writers/teacher_pages.h"
 
 namespace attnmark {
 
@@ -89,6 +91,7 @@ struct Server::Impl {
   SignInLimits sign_ins;
   CheckRate check_rate;
   std::atomic<bool> told_full{false};  // the teacher heard the database is at --db-max
+  LiveCache live_cache;                // each attempt's marks and mistakes, read once for the live pages
 
   Impl(Store& s, const Classroom& r, ServeSettings st, std::string token, std::ostream& l)
       : store(s),
@@ -363,12 +366,14 @@ struct Server::Impl {
   // a page of another site cannot post them.
   std::string teacher_csrf() const { return labelled_hmac_hex(teacher_token, "attnmark teacher form", "clear"); }
 
-  void teacher_page_into(HttpResponse& res, const std::string& cleared) {
-    TeacherPage page = teacher_page(room, store.all_attempts(), closed(), settings.score, settings.style);
+  // The teacher's page, reloading itself unless `paused` (the answer to a
+  // form never does: a reload would send the form again).
+  void teacher_page_into(HttpResponse& res, const std::string& cleared, bool paused) {
+    TeacherPage page = teacher_page(room, store.all_attempts(), closed(), settings.score, settings.style, paused, &live_cache);
     page.limits = teacher_limits(check_rate, sign_ins, store.students_at_storage_cap(), store.database_bytes(),
                                  rules_of(settings), room.rubric().reveal_in_feedback, now_ms(), teacher_csrf(), cleared);
     if (!settings.tls && reach_of(http.bound_address()) != Reach::this_machine) page.warning = clear_text_warning;
-    res.set_content(teacher_page_html(page), html_type);
+    res.set_content(with_auto_refresh(teacher_page_html(page), paused), html_type);
   }
 
   void get_teacher(const HttpRequest& req, HttpResponse& res) {
@@ -379,7 +384,7 @@ struct Server::Impl {
       return res.set_redirect("/teacher", 303);
     }
     if (!teacher_or_refuse(req, res)) return;
-    teacher_page_into(res, "");
+    teacher_page_into(res, "", req.query_value("pause") == "1");
   }
 
   // POST /teacher/clear: kind and key of one row of the limits section.
@@ -397,7 +402,7 @@ struct Server::Impl {
       return res.set_content(served_notice_page("Not cleared", e.report(), settings.style), html_type);
     }
     tell_teacher(said);
-    teacher_page_into(res, said);
+    teacher_page_into(res, said, true);
   }
 
   void get_teacher_student(const HttpRequest& req, HttpResponse& res) {
@@ -410,6 +415,21 @@ struct Server::Impl {
   void get_teacher_summary(const HttpRequest& req, HttpResponse& res) {
     if (!teacher_or_refuse(req, res)) return;
     res.set_content(exported_summary(room, room.gradebook(store.all_attempts(), settings.score), settings.style), html_type);
+  }
+
+  // GET /teacher/radar[.csv]: the class's named mistakes (serve/live_view.h's radar_query_of reads the query).
+  RadarPage radar(const HttpRequest& req) {
+    return radar_page(room, store.all_attempts(), radar_query_of(room, req.query, now_seconds()), settings.style,
+                      &live_cache);
+  }
+  void get_teacher_radar(const HttpRequest& req, HttpResponse& res) {
+    if (!teacher_or_refuse(req, res)) return;
+    res.set_content(radar_page_html(radar(req)), html_type);
+  }
+  void get_teacher_radar_csv(const HttpRequest& req, HttpResponse& res) {
+    if (!teacher_or_refuse(req, res)) return;
+    res.set_header("Content-Disposition", "attachment; filename=\"radar.csv\"");
+    res.set_content(radar_csv(radar(req)), "text/csv; charset=utf-8");
   }
 
   void get_teacher_gradebook(const HttpRequest& req, HttpResponse& res) {
@@ -440,6 +460,8 @@ struct Server::Impl {
         {"/teacher", &Impl::get_teacher},
         {"/teacher/student", &Impl::get_teacher_student},
         {"/teacher/summary.html", &Impl::get_teacher_summary},
+        {"/teacher/radar", &Impl::get_teacher_radar},
+        {"/teacher/radar.csv", &Impl::get_teacher_radar_csv},
         {"/teacher/gradebook.csv", &Impl::get_teacher_gradebook},
         {"/teacher/canvas.csv", &Impl::get_teacher_canvas},
         {"/teacher/moodle.csv", &Impl::get_teacher_moodle},

@@ -158,13 +158,7 @@ std::string teacher_page_html(const TeacherPage& p) {
                       "<a href=\"/teacher/canvas.csv\">canvas.csv</a> · <a href=\"/teacher/moodle.csv\">moodle.csv</a></p>\n",
                       p.attempts, p.students_with_attempts, p.roster, p.closed ? "; closed" : "",
                       p.counts_best ? "best" : "last");
-  body += "<table><thead><tr><th scope=\"col\">Student</th><th scope=\"col\">Name</th><th scope=\"col\">Attempts</th>"
-          "<th scope=\"col\">Best</th></tr></thead>\n<tbody>\n";
-  for (const TeacherRow& r : p.rows)
-    body += fmt::format("<tr><td><a href=\"/teacher/student?id={}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        html_escape(r.query_id), html_escape(r.student), html_escape(r.name), r.attempts,
-                        r.best ? score_text(*r.best) : "–");
-  body += "</tbody></table>\n";
+  body += live_table_html(p.live);
   if (p.limits) body += limits_section(*p.limits);
   return page("Teacher: " + p.title, p.style, body);
 }

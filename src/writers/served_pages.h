@@ -21,6 +21,7 @@
 #include "attnmark/lesson/graded_submission.h"
 #include "attnmark/lesson/rubric.h"
 #include "attnmark/lesson/variant.h"
+#include "writers/teacher_pages.h"
 #include "writers/theme.h"
 
 namespace attnmark {
@@ -59,13 +60,6 @@ struct StudentPage {
 };
 std::string student_page_html(const StudentPage& page);
 
-// One roster student on the teacher's page.
-struct TeacherRow {
-  std::string student, name;
-  std::string query_id;  // `student` as a URL's query value (percent-encoded)
-  std::size_t attempts = 0;
-  std::optional<double> best;  // the best score of their attempts
-};
 // One limit holding a student or an address, with its form to clear it.
 struct LimitRow {
   std::string kind;  // the form's `kind`: "checks", "storage", "address" or "id"
@@ -93,7 +87,7 @@ struct TeacherPage {
   std::size_t roster = 0;                  // students on the roster
   bool closed = false;
   bool counts_best = true;                 // the gradebook counts each student's best attempt, else the last
-  std::vector<TeacherRow> rows;            // roster order
+  LiveView live;                           // the live table of the class (writers/teacher_pages.h)
   std::optional<TeacherLimits> limits;     // the section on limits, after the roster
   std::string warning;                     // said first, when not empty: plain HTTP on the network
 };

@@ -16,13 +16,16 @@ TEST_CASE("the served pages escape every text they are given") {
 
   attnmark::TeacherPage teacher;
   teacher.title = evil;
-  teacher.rows.push_back({evil, evil, "%3C", 2, 1.5});
-  teacher.rows.push_back({"s002", "", "s002", 0, std::nullopt});
+  teacher.live.questions = {"q1"};
+  teacher.live.rows.push_back({evil, evil, "%3C", 2, "1.5 / 4", {{"q1", "1.5 / 4"}}, "2026-12-02T10:00:00Z", {{evil, evil}}});
+  teacher.live.rows.push_back({"s002", "", "s002", 0, "–", {}, "", {}});
   const std::string page = attnmark::teacher_page_html(teacher);
   CHECK(page.find("<script>") == std::string::npos);
   CHECK(page.find("<tr><td><a href=\"/teacher/student?id=%3C\">" + escaped + "</a></td><td>" + escaped +
-                  "</td><td>2</td><td>1.5</td></tr>") != std::string::npos);
-  CHECK(page.find("<td>0</td><td>–</td>") != std::string::npos);
+                  "</td><td>1.5 / 4</td><td>1.5 / 4</td><td>2026-12-02T10:00:00Z</td><td>2</td><td><abbr title=\"" +
+                  escaped + "\">" + escaped + "</abbr></td></tr>") != std::string::npos);
+  CHECK(page.find("<a href=\"/teacher/student?id=s002\">s002</a></td><td></td><td>–</td><td>–</td><td>–</td><td>0</td>"
+                  "<td>–</td></tr>") != std::string::npos);
   CHECK(page.find("(best attempt of each student)") != std::string::npos);
 
   CHECK(attnmark::served_notice_page("Not answered", "a & b", {}).find("<main>\n<p class=\"notice\">a &amp; b</p>\n</main>") !=
