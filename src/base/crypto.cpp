@@ -39,6 +39,20 @@ Digest pbkdf2_hmac_sha256(std::string_view password, std::string_view salt, unsi
   return d;
 }
 
+std::string base64(const unsigned char* data, std::size_t n) {
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((n + 2) / 3 * 4);
+  for (std::size_t i = 0; i < n; i += 3) {
+    const unsigned b = static_cast<unsigned>(data[i]) << 16 | (i + 1 < n ? data[i + 1] << 8 : 0u) | (i + 2 < n ? data[i + 2] : 0u);
+    out += alphabet[b >> 18 & 63];
+    out += alphabet[b >> 12 & 63];
+    out += i + 1 < n ? alphabet[b >> 6 & 63] : '=';
+    out += i + 2 < n ? alphabet[b & 63] : '=';
+  }
+  return out;
+}
+
 std::string hex(const unsigned char* data, std::size_t n) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;

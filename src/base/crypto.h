@@ -5,6 +5,7 @@
 //
 //   Digest mac = hmac_sha256(key, "attnmark access code" + '\0' + student);
 //   hex(sha256("abc")) == "ba7816bf…"
+//   base64(sha256("abc")) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
 //   Digest key = pbkdf2_hmac_sha256("2026", "attnmark variant key", 100000);
 //
 // All but random_bytes are pure functions of their arguments (no I/O).
@@ -36,6 +37,10 @@ Digest pbkdf2_hmac_sha256(std::string_view password, std::string_view salt, unsi
 // `n` bytes as 2n lower-case hex digits.
 std::string hex(const unsigned char* data, std::size_t n);
 inline std::string hex(const Digest& d) { return hex(d.data(), d.size()); }
+
+// `n` bytes in base64 (RFC 4648 section 4, with '=' padding).
+std::string base64(const unsigned char* data, std::size_t n);
+inline std::string base64(const Digest& d) { return base64(d.data(), d.size()); }
 
 // `n` bytes from the operating system's generator (RAND_bytes). Throws Error
 // when the generator fails.

@@ -68,4 +68,23 @@ std::string cell_name(const std::vector<std::string>& tokens, const std::vector<
   return row_name(tokens, query_rows, part, at.row) + (by_key(part) ? " → " : ", ") + name;
 }
 
+std::string spoken_cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows,
+                             Part part, CellPosition place) {
+  const auto query = [&](std::size_t i) { return "query " + token(tokens, i < query_rows.size() ? query_rows[i] : i); };
+  const auto dimension = [](std::size_t i) { return "dimension " + std::to_string(i + 1); };
+  switch (part) {
+    case Part::scores: return "score, " + query(place.row) + ", key " + token(tokens, place.column);
+    case Part::weights: return "weight, " + query(place.row) + ", key " + token(tokens, place.column);
+    case Part::output: return "output, " + query(place.row) + ", " + dimension(place.column);
+    case Part::most_attended: return "most attended token, " + query(place.column);
+    case Part::query:
+    case Part::queries:
+      return "query, token " + token(tokens, place.row < query_rows.size() ? query_rows[place.row] : place.row) + ", " +
+             dimension(place.column);
+    case Part::keys: return "key, token " + token(tokens, place.row) + ", " + dimension(place.column);
+    case Part::values: return "value, token " + token(tokens, place.row) + ", " + dimension(place.column);
+  }
+  return "";
+}
+
 }  // namespace attnmark

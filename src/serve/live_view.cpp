@@ -125,7 +125,9 @@ LiveView live_view(const Classroom& room, const std::vector<AttemptRecord>& atte
       for (const QuestionFacts& q : counted->questions) row.marks.push_back({q.id, score_of(q.score, q.max_score)});
       row.last_check = s.latest->at;
       std::vector<std::string> codes;
-      for (const QuestionFacts& q : facts_of(*s.latest, cache)->questions)
+      // Held here: without a cache the facts live only as long as this pointer.
+      const std::shared_ptr<const AttemptFacts> latest = facts_of(*s.latest, cache);
+      for (const QuestionFacts& q : latest->questions)
         for (const std::string& c : q.mistakes) add_once(codes, c);
       for (const std::string& c : codes) row.mistakes.push_back({c, words_of(c)});
     }

@@ -26,6 +26,9 @@ std::string class_rules_text(const ClassRules& rules, bool reveals) {
   std::string out = rules.attempts ? fmt::format("{} stored check{} per student", *rules.attempts,
                                                  *rules.attempts == 1 ? "" : "s")
                                    : "any number of checks";
+  out += rules.attempts ? "; a check with every box blank or unreadable, or the same as the last, is answered, not stored, "
+                          "and uses no attempt"
+                        : "; a check with every box blank or unreadable, or the same as the last, is answered, not stored";
   if (rules.close_at) out += fmt::format("; closes {} (later checks are answered, not stored)", utc_date_time(*rules.close_at));
   out += rules.score == ScoreRule::best ? "; the gradebook counts each student's best attempt"
                                         : "; the gradebook counts each student's last attempt";
@@ -33,6 +36,10 @@ std::string class_rules_text(const ClassRules& rules, bool reveals) {
          : rules.reveal_after ? fmt::format("; right answers shown from {}", utc_date_time(*rules.reveal_after))
                               : "; right answers shown with each check";
   return out + "; " + limits_rules_text(rules.limits);
+}
+
+std::string nothing_new_notice(const std::string& why, bool counts_attempts) {
+  return fmt::format("Checked, not kept: {}{}.", why, counts_attempts ? "; this check used no attempt" : "");
 }
 
 namespace {
@@ -97,8 +104,11 @@ StudentPage attempt_page(const Classroom& room, const RulesNow& rules, const Ses
   StoredAnswers stored = read_stored_answers(shown.answers, attempt_source);
   Variant variant = room.variant_of(session.student);
   GradedSubmission graded = room.judge(stored.submission, shown.student, &variant);
-  return student_page(room, rules, session, attempts, std::move(stored.fields), std::move(graded), std::move(notice),
-                      std::move(variant));
+  StudentPage page = student_page(room, rules, session, attempts, std::move(stored.fields), std::move(graded),
+                                  std::move(notice), std::move(variant));
+  for (std::size_t i = 0; i < attempts.size(); ++i)
+    if (attempts[i].id == shown.id) page.summary_title = fmt::format("Attempt {}", i + 1);
+  return page;
 }
 
 TeacherPage teacher_page(const Classroom& room, const std::vector<AttemptRecord>& attempts, bool closed, ScoreRule rule,

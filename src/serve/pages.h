@@ -47,10 +47,17 @@ struct ClassRules {
 // The class's rules as the start's rules: line and the teacher's page say
 // them. `reveals`: the rubric says reveal_answers: true.
 //   class_rules_text(ClassRules{}, false) ==
-//       "any number of checks; the gradebook counts each student's best attempt; right answers never shown; "
+//       "any number of checks; a check with every box blank or unreadable, or the same as the last, is answered, "
+//       "not stored; the gradebook counts each student's best attempt; right answers never shown; "
 //       "at most 30 checks a minute per student; up to 2 MiB of attempts stored per student and 1 GiB in all "
 //       "(later checks are answered, not stored)"
 std::string class_rules_text(const ClassRules& rules, bool reveals);
+
+// What the student page says of a check answered but not stored because it
+// changes nothing; `why`: "every box is blank or unreadable".
+//   nothing_new_notice("the same answers as your last check", true) ==
+//       "Checked, not kept: the same answers as your last check; this check used no attempt."
+std::string nothing_new_notice(const std::string& why, bool counts_attempts);
 
 // The teacher page's section on limits at `now_ms` (serve/limits.h's
 // steady milliseconds): students refused checks for the minute, students

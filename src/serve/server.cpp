@@ -67,6 +67,18 @@ const char* teacher_cookie = "attnmark_teacher";
 // its turn behind a flooding address.
 const char* known_cookie = "attnmark_known";
 
+// Whether a check says nothing to mark: no answer at all, or every box blank
+// or unreadable. Such a check is answered, never stored.
+bool says_nothing(const GradedSubmission& g) {
+  if (g.status == SubmissionStatus::unanswered) return true;
+  if (!g.marked) return false;
+  for (const QuestionResult& q : g.marked->questions)
+    for (const PartResult& p : q.parts)
+      for (const CellResult& c : p.cells)
+        if (c.verdict != Verdict::unanswered && c.verdict != Verdict::unreadable) return false;
+  return true;
+}
+
 }  // namespace
 
 std::string class_rules(const ServeSettings& settings, bool reveals) {
@@ -163,6 +175,7 @@ struct Server::Impl {
     bool stored = false;
     Kept kept = Kept::stored;  // when marked but not stored: which cap kept it out
     std::string refused;       // why not checked (attempts used up)
+    std::string nothing_new;   // when marked but not stored as it changes nothing: why, for the student
     bool unsaved = false;      // the store failed: neither checked nor kept (the teacher was told why)
   };
   // The outcome of a check the store failed, its reason told to the teacher.
@@ -186,6 +199,18 @@ struct Server::Impl {
     }
     o.checked = room.check(student, std::move(sent), problem);
     if (!o.checked || is_closed) return o;
+    if (says_nothing(o.checked->graded)) {
+      o.nothing_new = "every box is blank or unreadable";
+      return o;
+    }
+    try {
+      if (store.last_answers_of(student) == o.checked->answers) {
+        o.nothing_new = "the same answers as your last check";
+        return o;
+      }
+    } catch (const Error& e) {
+      return unsaved(student, e);
+    }
     AttemptRecord a;
     a.student = student;
     a.at = utc_date_time(now_seconds());
@@ -236,6 +261,7 @@ struct Server::Impl {
     if (!o.refused.empty()) return json_error(res, 403, o.refused);
     if (!o.checked) return json_error(res, 400, problem);
     res.set_header("X-Attnmark-Stored", o.stored                   ? std::string("yes")
+                                        : !o.nothing_new.empty() ? "no (" + o.nothing_new + ")"
                                         : o.kept != Kept::stored ? not_kept_header(o.kept, settings.limits)
                                                                  : std::string("no (the class is closed)"));
     if (o.stored) res.set_header("X-Attnmark-Attempt", std::to_string(o.attempt));
@@ -319,7 +345,9 @@ struct Server::Impl {
       notice = o.refused.empty() ? problem : o.refused;
     } else {
       shown = std::move(o.checked->graded);
-      if (!o.stored)
+      if (!o.nothing_new.empty())
+        notice = nothing_new_notice(o.nothing_new, settings.attempts.has_value());
+      else if (!o.stored)
         notice = o.kept != Kept::stored ? not_kept_notice(o.kept, settings.limits) : "Checked, not kept: the class is closed.";
     }
     const std::vector<AttemptRecord> attempts = store.attempts_of(s.student);
@@ -525,8 +553,9 @@ struct Server::Impl {
                  {"X-Frame-Options", "DENY"},
                  {"Referrer-Policy", "no-referrer"},
                  {"Cache-Control", "no-store"},
-                 {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
-                                             "form-action 'self'; frame-ancestors 'none'"}};
+                 {"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src " +
+                                                 served_script_source() +
+                                                 "; form-action 'self'; frame-ancestors 'none'"}};
     // Browsers that once reached the class page over HTTPS keep to it for a year.
     if (settings.tls) o.headers.emplace_back("Strict-Transport-Security", "max-age=31536000");
     return o;

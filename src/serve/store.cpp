@@ -466,4 +466,12 @@ std::int64_t Store::attempt_count_of(const std::string& student) {
   return s.step() ? s.integer(0) : 0;
 }
 
+std::optional<std::string> Store::last_answers_of(const std::string& student) {
+  std::lock_guard lock(db_mutex_);
+  Statement s(db_, path_, "SELECT answers FROM attempts WHERE student = ? ORDER BY id DESC LIMIT 1");
+  s.bind(1, student);
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
 }  // namespace attnmark

@@ -144,6 +144,8 @@ class Store {
   std::vector<AttemptRecord> all_attempts();
   std::int64_t attempt_count();
   std::int64_t attempt_count_of(const std::string& student);
+  // The answers (AttemptRecord::answers) of the student's last attempt; nullopt with none.
+  std::optional<std::string> last_answers_of(const std::string& student);
 
   // The schema version of the open file (store_schema_version once open).
   int schema_version();

@@ -15,17 +15,37 @@ namespace {
 struct FormPlace {
   const SheetForm* form = nullptr;
   std::string question, part;
+  std::size_t number = 0;  // the question's, 1-based
 };
 
-// One answer cell as an input, its value as last sent and its mark beside it.
-std::string input_html(const FormPlace& place, std::size_t row, std::size_t column) {
+// One answer cell as an input, its value as last sent and its mark beside
+// it. Its box is wide enough for its answer at any text size (ch follow the
+// font): 8 characters, or what was typed and one more.
+std::string input_html(const FormPlace& place, std::size_t row, std::size_t column, const std::string& spoken) {
   const std::string name = answer_field_name(place.question, place.part, row, column);
+  const auto v = place.form->values.find(name);
+  const auto m = place.form->marks.find(name);
+  const CellMark* mark = m != place.form->marks.end() ? &m->second : nullptr;
+  std::string label = fmt::format("Question {}, {}", place.number, spoken);
+  if (mark) label += ", " + mark->word;
   std::string out = "<input type=\"text\" class=\"cell\" name=\"" + html_escape(name) + "\" aria-label=\"" +
-                    html_escape(name) + "\" autocomplete=\"off\" size=\"7\"";
-  if (const auto v = place.form->values.find(name); v != place.form->values.end())
+                    html_escape(label) + "\" autocomplete=\"off\" enterkeyhint=\"next\"";
+  if (mark && mark->invalid) out += " aria-invalid=\"true\"";
+  if (mark && !mark->revealed.empty()) out += " aria-describedby=\"mark-" + html_escape(name) + "\"";
+  if (v != place.form->values.end()) {
     out += " value=\"" + html_escape(v->second) + "\"";
+    // Characters, not bytes: a UTF-8 continuation byte starts none.
+    std::size_t length = 0;
+    for (unsigned char c : v->second) length += (c & 0xC0) != 0x80;
+    if (length >= 8) out += fmt::format(" style=\"width:{}ch\"", length + 1);
+  }
   out += ">";
-  if (const auto m = place.form->marks.find(name); m != place.form->marks.end()) out += m->second;
+  if (mark) {
+    out += fmt::format("<span class=\"mark\" id=\"mark-{}\"><span class=\"{}\" title=\"{}\" aria-hidden=\"true\">{}</span>",
+                       html_escape(name), mark->css, html_escape(mark->word), html_escape(mark->symbol));
+    if (!mark->revealed.empty()) out += " <span class=\"muted\">" + html_escape(mark->revealed) + "</span>";
+    out += "</span>";
+  }
   return out;
 }
 
@@ -37,7 +57,7 @@ std::string inline_html(const Inline& text, const FormPlace& place = {}) {
       case Span::Style::strong: out += "<strong>" + html_escape(s.text) + "</strong>"; break;
       case Span::Style::code: out += "<code>" + html_escape(s.text) + "</code>"; break;
       case Span::Style::blank:
-        out += place.form && s.answer ? input_html(place, 0, 0)
+        out += place.form && s.answer ? input_html(place, 0, 0, s.answer_name)
                                       : "<span class=\"blank\" aria-label=\"write your answer here\"></span>";
         break;
     }
@@ -45,8 +65,10 @@ std::string inline_html(const Inline& text, const FormPlace& place = {}) {
   return out;
 }
 
+// A form's tables scroll sideways in their own frame when the screen is too
+// narrow, rather than squeeze a box or break a header.
 std::string table_html(const SheetTable& t, const FormPlace& place) {
-  std::string out = "<table>\n<colgroup><col class=\"lab\">";
+  std::string out = place.form ? "<div class=\"scroll\"><table>\n<colgroup><col class=\"lab\">" : "<table>\n<colgroup><col class=\"lab\">";
   for (std::size_t i = 1; i < t.header.size(); ++i) out += "<col>";
   out += "</colgroup>\n<thead><tr>";
   for (const std::string& h : t.header) out += "<th scope=\"col\">" + html_escape(h) + "</th>";
@@ -64,7 +86,7 @@ std::string table_html(const SheetTable& t, const FormPlace& place) {
         case SheetCell::Kind::write_in:
           if (place.form && !c.answers.empty()) {
             out += "<td class=\"write form\">";
-            for (const SheetCell::Address& a : c.answers) out += input_html(place, a.row, a.column);
+            for (const SheetCell::Address& a : c.answers) out += input_html(place, a.row, a.column, a.name);
             out += "</td>";
           } else {
             out += "<td class=\"write\"></td>";
@@ -76,7 +98,7 @@ std::string table_html(const SheetTable& t, const FormPlace& place) {
     }
     out += "</tr>\n";
   }
-  return out + "</tbody>\n</table>\n";
+  return out + (place.form ? "</tbody>\n</table></div>\n" : "</tbody>\n</table>\n");
 }
 
 std::string blocks_html(const std::vector<SheetBlock>& blocks, const FormPlace& place = {}) {
@@ -106,12 +128,12 @@ std::string questions_html(const SheetDocument& doc, const SheetForm* form) {
                        q.number, html_escape(q.title), html_escape(q.id), marks_of(q.marks));
     out += "<div class=\"givens\">\n";
     if (!q.prompt.empty()) out += "<p class=\"prompt\">" + html_escape(q.prompt) + "</p>\n";
-    out += blocks_html(q.givens) + "</div>\n";
+    out += blocks_html(q.givens, FormPlace{form, q.id, "", q.number}) + "</div>\n";
     for (const PartSection& p : q.parts) {
       out += "<section class=\"part\">\n";
       out += fmt::format("<h3><span>{}</span><span class=\"marks\">{}{}</span></h3>\n", html_escape(p.title),
                          html_escape(p.marks), p.precision.empty() ? "" : " · give " + html_escape(p.precision));
-      out += blocks_html(p.blocks, FormPlace{form, q.id, part_name(p.part)}) + "</section>\n";
+      out += blocks_html(p.blocks, FormPlace{form, q.id, part_name(p.part), q.number}) + "</section>\n";
     }
     if (!key && !form) out += "<div class=\"working\"><span>Working</span></div>\n";
     out += "</section>\n";
@@ -124,9 +146,13 @@ std::string questions_html(const SheetDocument& doc, const SheetForm* form) {
 std::string sheet_form_questions(const SheetDocument& doc, const SheetForm& form) { return questions_html(doc, &form); }
 
 std::string sheet_form_css() {
-  return "td.write.form{height:auto}\n"
-         "input.cell{font:inherit;width:6em;max-width:100%;padding:.15em .3em;margin:.1em .2em .1em 0;"
-         "border:var(--line) solid var(--rule);background:var(--page);color:var(--text)}\n";
+  return "td.write.form{height:auto;white-space:nowrap}\n"
+         ".scroll{overflow-x:auto;max-width:100%}\n"
+         ".scroll table{table-layout:auto;width:auto;min-width:100%}\n"
+         ".scroll th,.scroll td{overflow-wrap:normal}\n"
+         ".scroll th{white-space:nowrap}\n"
+         "input.cell{font:inherit;width:8ch;min-width:8ch;box-sizing:content-box;padding:.15em .3em;"
+         "margin:.1em .2em .1em 0;border:var(--line) solid var(--rule);background:var(--page);color:var(--text)}\n";
 }
 
 // In print the sheet is packed (issue 13, "paper is not wasted"): the lesson

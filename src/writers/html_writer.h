@@ -60,11 +60,19 @@ std::string sheet_css();
 
 // A worksheet to fill in on a page (attnmark serve): its answer cells as
 // inputs, named answer_field_name(...) (lesson/rubric.h), holding `values`
-// (as last sent) with `marks` (HTML, already escaped: a verdict symbol)
-// after them.
+// (as last sent), each with its mark after it. A box's accessible name is
+// the lesson's ("Question 2, weight, query bus, key late"), its verdict's
+// word after it when marked ("…, key late, right").
+struct CellMark {
+  std::string word;      // the verdict in words: "right", "too few decimals"
+  bool invalid = false;  // the answer is not right as written (aria-invalid)
+  std::string symbol;    // shown beside the box (text): "✓"
+  std::string css;       // the symbol's class: good, warn, bad, muted
+  std::string revealed;  // the right answer (text), shown after the symbol and read as the box's description; or ""
+};
 struct SheetForm {
   std::map<std::string, std::string> values;  // by field name
-  std::map<std::string, std::string> marks;   // by field name
+  std::map<std::string, CellMark> marks;      // by field name
 };
 // The questions of the worksheet `doc` with inputs, for a <form> the caller
 // writes around them (with its CSRF token and button); sheet_css() and

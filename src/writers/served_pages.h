@@ -3,8 +3,9 @@
 // page (their worksheet as a form, the marks of a check or an attempt, its
 // feedback and their attempts), the teacher's page of the class and of one
 // student, and the pages of one message. Each is a complete page
-// (html_page): inline CSS, no script, nothing fetched; every text the server
-// gives is escaped here.
+// (html_page): inline CSS, nothing fetched, no script but the student
+// page's one (served_script), which the server's Content-Security-Policy
+// allows by its hash; every text the server gives is escaped here.
 //
 //   SignInPage p{"How attention works", csrf, "", "", style};
 //   std::string html = signin_page_html(p);
@@ -53,12 +54,19 @@ struct StudentPage {
   std::map<std::string, std::string> values;  // the inputs' values by answer_field_name (lesson/rubric.h)
   std::optional<GradedSubmission> shown;      // the check or attempt whose marks and feedback are shown
   bool reveal = false;                        // right answers beside the marks and in the feedback
-  std::string notice;                         // a sentence above the form, or ""
+  std::string summary_title = "Checked";       // the summary's heading before the score: "Checked", "Attempt 2"
+  std::string notice;                         // a sentence above the form (in the summary with `shown`), or ""
   bool closed = false;                        // the class is closed: checks are not kept
   std::optional<std::int64_t> attempts_left;  // with --attempts
   std::vector<AttemptLine> attempts;          // the student's, oldest first
 };
 std::string student_page_html(const StudentPage& page);
+
+// The student page's script: Enter in an answer box moves to the next box,
+// from the last to Check. The page works without it (Enter then does nothing).
+const std::string& served_script();
+// served_script() as a Content-Security-Policy source: "'sha256-…'".
+std::string served_script_source();
 
 // One limit holding a student or an address, with its form to clear it.
 struct LimitRow {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "attnmark/lesson/attention.h"
+#include "attnmark/lesson/cell_names.h"
 #include "attnmark/lesson/numbers.h"
 
 namespace attnmark {
@@ -11,9 +12,9 @@ namespace {
 
 using Kind = SheetCell::Kind;
 
-Span plain(std::string text) { return Span{Span::Style::plain, std::move(text)}; }
-Span strong(std::string text) { return Span{Span::Style::strong, std::move(text)}; }
-Span code(std::string text) { return Span{Span::Style::code, std::move(text)}; }
+Span plain(std::string text) { return Span{Span::Style::plain, std::move(text), false, {}}; }
+Span strong(std::string text) { return Span{Span::Style::strong, std::move(text), false, {}}; }
+Span code(std::string text) { return Span{Span::Style::code, std::move(text), false, {}}; }
 
 SheetCell given_cell(std::string text) { return SheetCell{Kind::given, {plain(std::move(text))}, {}}; }
 SheetCell label_cell(std::string text) { return SheetCell{Kind::given, {strong(std::move(text))}, {}}; }
@@ -110,8 +111,13 @@ class QuestionBuilder {
   // `count` of them along the row (an output vector in one cell).
   SheetCell marked(std::string text, std::size_t row, std::size_t column, std::size_t count = 1, bool bold = false) const {
     SheetCell cell = fill(std::move(text), bold);
-    for (std::size_t i = 0; i < count; ++i) cell.answers.push_back({row, column + i});
+    for (std::size_t i = 0; i < count; ++i) cell.answers.push_back({row, column + i, spoken(row, column + i)});
     return cell;
+  }
+
+  // The spoken name of answer cell (row, column) of the part being written.
+  std::string spoken(std::size_t row, std::size_t column) const {
+    return spoken_cell_name(q_.tokens, q_.query_rows(), out_.parts.back().part, {row, column});
   }
 
   std::vector<SheetBlock>& blocks() { return out_.parts.empty() ? out_.givens : out_.parts.back().blocks; }
@@ -355,7 +361,7 @@ class QuestionBuilder {
         text.push_back(strong(q_.tokens[q_.most_attended[0]]));
         text.push_back(plain(fmt::format(" (weight {})", format_fixed(q_.weights[0][q_.most_attended[0]], wd))));
       } else {
-        text.push_back(Span{Span::Style::blank, {}, true});
+        text.push_back(Span{Span::Style::blank, {}, true, spoken(0, 0)});
       }
       add_paragraph(std::move(text));
       return;

@@ -34,6 +34,7 @@ struct Span {
   // For a blank that is marked (the one-token most-attended answer): its
   // answer cell, row 0, column 0 of the part.
   bool answer = false;
+  std::string answer_name;  // the answer cell's spoken name (lesson/cell_names.h), for an answer blank
 };
 using Inline = std::vector<Span>;
 
@@ -53,6 +54,7 @@ struct SheetCell {
   // (products, e^score) that is not marked.
   struct Address {
     std::size_t row = 0, column = 0;
+    std::string name;  // spoken_cell_name (lesson/cell_names.h): "weight, query bus, key late"
   };
   std::vector<Address> answers;
 };

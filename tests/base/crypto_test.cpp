@@ -28,3 +28,18 @@ TEST_CASE("crypto: random bytes, constant-time equality and hex") {
   const unsigned char bytes[] = {0x00, 0x0f, 0xa0, 0xff};
   CHECK(hex(bytes, 4) == "000fa0ff");
 }
+
+TEST_CASE("base64 is RFC 4648's, padded") {
+  const auto b64 = [](std::string_view s) { return base64(reinterpret_cast<const unsigned char*>(s.data()), s.size()); };
+  // RFC 4648 section 10's test vectors.
+  CHECK(b64("") == "");
+  CHECK(b64("f") == "Zg==");
+  CHECK(b64("fo") == "Zm8=");
+  CHECK(b64("foo") == "Zm9v");
+  CHECK(b64("foob") == "Zm9vYg==");
+  CHECK(b64("fooba") == "Zm9vYmE=");
+  CHECK(b64("foobar") == "Zm9vYmFy");
+  CHECK(base64(sha256("abc")) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=");
+  const unsigned char high[] = {0xFF, 0xFE, 0xFD};
+  CHECK(base64(high, 3) == "//79");
+}

@@ -86,7 +86,7 @@ TEST_CASE("serve's start says its caps in the rules line, makes the database 060
   {
     ServeProcess server(serve_args(dir, "--checks-per-minute 5 --storage-per-student 512KiB --db-max 2GiB"), dir);
     REQUIRE(server.running());
-    CHECK(server.out().find("\n  rules: any number of checks; the gradebook counts each student's best attempt; right "
+    CHECK(server.out().find("\n  rules: any number of checks; a check with every box blank or unreadable, or the same as the last, is answered, not stored; the gradebook counts each student's best attempt; right "
                             "answers never shown; at most 5 checks a minute per student; up to 512 KiB of attempts "
                             "stored per student and 2 GiB in all (later checks are answered, not stored)\n") !=
           std::string::npos);

@@ -84,3 +84,20 @@ TEST_CASE("the lesson's table names its rows by query (or token) and its columns
   CHECK(cell_name(tokens, query_rows, Part::output, "2.1") == "bus, 1");
   CHECK(cell_name(tokens, query_rows, Part::most_attended, "1") == "late");
 }
+
+TEST_CASE("A cell's spoken name is the lesson's words for its row and column") {
+  const std::vector<std::string> tokens{"bus", "is", "late"};
+  const std::vector<std::size_t> all{0, 1, 2};
+  const std::vector<std::size_t> one{1};  // a one-token question asked by "is"
+  CHECK(spoken_cell_name(tokens, all, Part::weights, {0, 2}) == "weight, query bus, key late");
+  CHECK(spoken_cell_name(tokens, all, Part::scores, {2, 0}) == "score, query late, key bus");
+  CHECK(spoken_cell_name(tokens, one, Part::scores, {0, 2}) == "score, query is, key late");
+  CHECK(spoken_cell_name(tokens, all, Part::output, {1, 1}) == "output, query is, dimension 2");
+  CHECK(spoken_cell_name(tokens, one, Part::output, {0, 0}) == "output, query is, dimension 1");
+  CHECK(spoken_cell_name(tokens, all, Part::keys, {2, 0}) == "key, token late, dimension 1");
+  CHECK(spoken_cell_name(tokens, all, Part::values, {0, 1}) == "value, token bus, dimension 2");
+  CHECK(spoken_cell_name(tokens, one, Part::query, {0, 1}) == "query, token is, dimension 2");
+  CHECK(spoken_cell_name(tokens, all, Part::queries, {2, 0}) == "query, token late, dimension 1");
+  CHECK(spoken_cell_name(tokens, all, Part::most_attended, {0, 2}) == "most attended token, query late");
+  CHECK(spoken_cell_name(tokens, one, Part::most_attended, {0, 0}) == "most attended token, query is");
+}

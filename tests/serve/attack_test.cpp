@@ -18,29 +18,13 @@
 #include <atomic>
 #include <fstream>
 
+#include "serve/served_class.h"
 #include "serve/server.h"
 #include "support/serve_support.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path class_dir(const std::string& name) {
-  const fs::path dir = scratch() / ("attack-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string serve_args(const fs::path& dir, const std::string& roster, const std::string& more = "") {
-  return "rubrics/lesson.yaml --seed 987654321 --roster '" + roster + "' --db '" + (dir / "class.sqlite").string() +
-         "' " + more;
-}
-
-std::string check_body(const std::string& student, const std::string& code) {
-  return "{\"student\":" + nlohmann::json(student).dump() + ",\"code\":" + nlohmann::json(code).dump() +
-         R"(,"answers":{"q1":{"scores":[2,0,1],"weights":["1","0","0"]}}})";
-}
 
 // This test process's descriptor limit raised to `wanted` (or its hard limit).
 void raise_descriptor_limit(rlim_t wanted) {
@@ -162,7 +146,7 @@ TEST_CASE("serve: 1,000 slow connections from one address do not keep a student'
   double slowest_ms = 0;
   for (int i = 0; i < 40; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    const auto r = client.Post("/api/check", check_body("s001", code), "application/json");
+    const auto r = client.Post("/api/check", check_body("s001", code, hard_attention_with(i)), "application/json");
     slowest_ms = std::max(slowest_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     if (r && r->status == 200) ++answered;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -210,9 +194,9 @@ TEST_CASE("serve: requests are taken in turns by address: a flood from one addre
       }
     });
   // Another client, at 127.0.0.2: each check is answered.
-  const std::string body = check_body("s001", code);
   int answered = 0;
   for (int i = 0; i < 20; ++i) {
+    const std::string body = check_body("s001", code, hard_attention_with(i));
     Socket s(server.port(), "127.0.0.2");
     REQUIRE(s.fd >= 0);
     s.send("POST /api/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
@@ -239,7 +223,7 @@ TEST_CASE("serve: a flood of connections past the descriptor limit closes the st
   httplib::Client client = server.client();
   client.set_read_timeout(5, 0);
   for (int i = 0; i < 5; ++i) {
-    const auto r = client.Post("/api/check", check_body("s001", code), "application/json");
+    const auto r = client.Post("/api/check", check_body("s001", code, hard_attention), "application/json");
     REQUIRE(r);
     CHECK(r->status == 200);
   }
@@ -292,7 +276,7 @@ TEST_CASE("serve: a GET or HEAD with a body is refused whole: its body never run
   ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir);
   REQUIRE(server.running());
   const std::string code = code_of((dir / "class.sqlite").string(), "s001");
-  const std::string body = check_body("s001", code);
+  const std::string body = check_body("s001", code, hard_attention);
   const std::string hidden = "POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
                              std::to_string(body.size()) + "\r\n\r\n" + body;
   for (const std::string method : {"GET", "HEAD"}) {
@@ -357,7 +341,7 @@ TEST_CASE("serve: --tls-self-signed serves HTTPS with HSTS and Secure cookies, a
     CHECK(r->get_header_value("Strict-Transport-Security") == "max-age=31536000");
     CHECK(r->get_header_value("Set-Cookie").find("; HttpOnly; SameSite=Strict; Secure") != std::string::npos);
     const std::string code = code_of((dir / "class.sqlite").string(), "s001");
-    const auto c = client.Post("/api/check", check_body("s001", code), "application/json");
+    const auto c = client.Post("/api/check", check_body("s001", code, hard_attention), "application/json");
     REQUIRE(c);
     CHECK(c->status == 200);
     // Plain HTTP on the HTTPS port is no request.
@@ -444,10 +428,12 @@ TEST_CASE("serve: one student's script is held to the checks a minute and the st
         std::string::npos);
   const std::string code1 = code_of(db.string(), "s001"), code2 = code_of(db.string(), "s002");
   httplib::Client client = server.client();
-  // Each attempt padded with an answer cell of 20 KB: a script filling the database.
+  // Each attempt padded with an answer cell of 20 KB, and each one new (a
+  // check the same as the last is not stored): a script filling the database.
+  int checks = 0;
   const auto padded = [&](const std::string& student, const std::string& code) {
     return "{\"student\":\"" + student + "\",\"code\":\"" + code +
-           "\",\"answers\":{\"q1\":{\"scores\":[\"" + std::string(20000, '7') + "\",0,1]}}}";
+           "\",\"answers\":{\"q1\":{\"scores\":[\"" + std::string(20000, '7') + "\",0," + std::to_string(++checks) + "]}}}";
   };
   std::vector<std::string> stored;
   for (int i = 0; i < 5; ++i) {
@@ -481,7 +467,7 @@ TEST_CASE("serve: the database and its -wal and -shm are 0600 once the class has
   const fs::path db = dir / "class.sqlite";
   ServeProcess server(serve_args(dir, write_roster(dir, 1)), dir, "umask 022; ");
   REQUIRE(server.running());
-  const auto r = server.client().Post("/api/check", check_body("s001", code_of(db.string(), "s001")), "application/json");
+  const auto r = server.client().Post("/api/check", check_body("s001", code_of(db.string(), "s001"), hard_attention), "application/json");
   REQUIRE(r);
   CHECK(r->status == 200);
   for (const char* suffix : {"", "-wal", "-shm"}) {

@@ -61,9 +61,16 @@ TEST_CASE("serve: a student's page shows their last attempt from the attempts on
 
   // The page the student opens shows them: the inputs hold the answers, with their marks.
   const std::string html = attnmark::student_page_html(page);
-  CHECK(html.find("name=\"q1.weights.1.1\" aria-label=\"q1.weights.1.1\" autocomplete=\"off\" size=\"7\" value=\"1\">"
-                  "<span class=\"bad\" title=\"wrong\">✗</span>") != std::string::npos);
-  CHECK(html.find("<p class=\"notice\">Attempts left: 1.</p>") != std::string::npos);
+  // Each box is named in the lesson's words with its verdict; the revealed
+  // right answer describes it.
+  CHECK(html.find("name=\"q1.weights.1.1\" aria-label=\"Question 1, weight, query late, key bus, wrong\" "
+                  "autocomplete=\"off\" enterkeyhint=\"next\" aria-invalid=\"true\" aria-describedby=\"mark-q1.weights.1.1\" "
+                  "value=\"1\"><span class=\"mark\" id=\"mark-q1.weights.1.1\"><span class=\"bad\" title=\"wrong\" "
+                  "aria-hidden=\"true\">✗</span> <span class=\"muted\">answer 0.665</span></span>") != std::string::npos);
+  // In the summary at the top, which the page opens on.
+  const std::size_t summary = html.find("<section class=\"summary notice\" id=\"summary\"");
+  REQUIRE(summary != std::string::npos);
+  CHECK(html.find("<p>Attempts left: 1.</p>", summary) < html.find("</section>", summary));
   CHECK(html.find("<a href=\"/attempt?n=2\">2</a>") != std::string::npos);
 
   // Without --attempts no count; before any attempt, nothing shown.
@@ -94,7 +101,7 @@ TEST_CASE("serve: the teacher's page counts each roster student's attempts and t
 TEST_CASE("serve: the class's rules line says each cap, and the teacher's limits list who each holds") {
   attnmark::ClassRules rules;
   CHECK(attnmark::class_rules_text(rules, false) ==
-        "any number of checks; the gradebook counts each student's best attempt; right answers never shown; at most 30 "
+        "any number of checks; a check with every box blank or unreadable, or the same as the last, is answered, not stored; the gradebook counts each student's best attempt; right answers never shown; at most 30 "
         "checks a minute per student; up to 2 MiB of attempts stored per student and 1 GiB in all (later checks are "
         "answered, not stored)");
   rules.attempts = 1;
@@ -103,7 +110,7 @@ TEST_CASE("serve: the class's rules line says each cap, and the teacher's limits
   rules.score = attnmark::ScoreRule::last;
   rules.limits = {5, 512 * attnmark::kibibyte, 3 * attnmark::gibibyte};
   CHECK(attnmark::class_rules_text(rules, true) ==
-        "1 stored check per student; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "
+        "1 stored check per student; a check with every box blank or unreadable, or the same as the last, is answered, not stored, and uses no attempt; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "
         "counts each student's last attempt; right answers shown from 2027-01-05T00:00:00Z; at most 5 checks a minute "
         "per student; up to 512 KiB of attempts stored per student and 3 GiB in all (later checks are answered, not "
         "stored)");

@@ -5,37 +5,16 @@
 #include <sqlite3.h>
 
 #include "attnmark/lesson/self_test.h"
+#include "base/crypto.h"
 #include "serve/server.h"
+#include "serve/served_class.h"
+#include "writers/served_pages.h"
 #include "support/serve_support.h"
 
 namespace fs = std::filesystem;
 using attnmark::read_file;
 
 namespace {
-
-// A fresh folder for one test case's class.
-fs::path class_dir(const std::string& name) {
-  const fs::path dir = scratch() / ("serve-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-// The seed of the served test classes: digits unlikely to occur by chance in a page.
-const std::string seed = "987654321";
-
-std::string serve_args(const fs::path& dir, const std::string& roster, const std::string& more = "",
-                       const std::string& rubric = "rubrics/lesson.yaml") {
-  return rubric + " --seed " + seed + " --roster '" + roster + "' --db '" + (dir / "class.sqlite").string() + "' " + more;
-}
-
-std::string check_body(const std::string& student, const std::string& code, const std::string& answers) {
-  return "{\"student\":" + nlohmann::json(student).dump() + ",\"code\":" + nlohmann::json(code).dump() +
-         ",\"answers\":" + answers + "}";
-}
-
-// The lesson's q1 with the hard-attention mistake in its weights.
-const std::string hard_attention = R"({"q1":{"scores":[2,0,1],"weights":["1","0","0"]}})";
 
 // The key's numbers for `student` that a page could only show by giving the
 // answer away: every reference cell with a decimal point and 4 or more characters.
@@ -208,8 +187,9 @@ TEST_CASE("serve: every body is limited to 64 KiB whatever its Content-Type, for
   const std::string code = code_of(db, "s001");
   auto client = server.client();
   // A check padded with JSON's white space to `size` bytes.
+  int checks = 0;
   const auto padded = [&](std::size_t size) {
-    std::string body = check_body("s001", code, hard_attention);
+    std::string body = check_body("s001", code, hard_attention_with(++checks));
     REQUIRE(body.size() < size);
     return body + std::string(size - body.size(), ' ');
   };
@@ -255,8 +235,8 @@ TEST_CASE("serve: every body is limited to 64 KiB whatever its Content-Type, for
                                                                {"pad", pad, "", ""}});
   REQUIRE(r);
   CHECK(r->status == 200);
-  CHECK(r->body.find("<span class=\"bad\" title=\"wrong\">✗</span>") != std::string::npos);
-  r = browser.post("/check", {{"csrf", csrf}, {"q1.weights.1.1", "1"}, {"pad", pad}});
+  CHECK(r->body.find("<span class=\"bad\" title=\"wrong\" aria-hidden=\"true\">✗</span>") != std::string::npos);
+  r = browser.post("/check", {{"csrf", csrf}, {"q1.weights.1.1", "2"}, {"pad", pad}});
   CHECK(r->status == 200);
   r = browser.client.Post("/check", browser.headers(),
                           httplib::MultipartFormDataItems{{"csrf", csrf, "", ""}, {"pad", std::string(65 * 1024, 'x'), "", ""}});
@@ -427,7 +407,12 @@ TEST_CASE("serve: the student page signs in, refuses forms without their CSRF to
   // Every form carries the session's CSRF token.
   CHECK(count(page->body, "<form ") == 3);  // sign out, settings and check
   CHECK(count(page->body, "<input type=\"hidden\" name=\"csrf\" value=\"" + Browser::csrf(page->body) + "\">") == 3);
-  CHECK(page->body.find("<script") == std::string::npos);
+  // One script, the one the Content-Security-Policy allows by its hash.
+  CHECK(count(page->body, "<script") == 1);
+  CHECK(page->body.find("<script>" + attnmark::served_script() + "</script>") != std::string::npos);
+  CHECK(page->get_header_value("Content-Security-Policy").find("script-src 'sha256-" +
+                                                                  attnmark::base64(attnmark::sha256(attnmark::served_script())) + "'") !=
+        std::string::npos);
   CHECK(count(page->body, "<input type=\"text\" class=\"cell\"") == 39);  // the lesson's answer cells
   CHECK(page->body.find("None yet.") != std::string::npos);
 
@@ -439,11 +424,18 @@ TEST_CASE("serve: the student page signs in, refuses forms without their CSRF to
                               {"q1.weights.1.1", "1"}, {"q1.weights.1.2", "0"}, {"q1.weights.1.3", "0"}});
   REQUIRE(r->status == 200);
   CHECK(r->body.find("<b>Mistake:</b> Attention takes a share of every token") != std::string::npos);
-  CHECK(r->body.find("name=\"q1.weights.1.1\" aria-label=\"q1.weights.1.1\" autocomplete=\"off\" size=\"7\" value=\"1\">"
-                     "<span class=\"bad\" title=\"wrong\">✗</span>") != std::string::npos);
+  // The box's spoken name, in the lesson's words, carries its verdict.
+  const std::string box = "name=\"q1.weights.1.1\" aria-label=\"Question 1, weight, query ";
+  const std::size_t at = r->body.find(box);
+  REQUIRE(at != std::string::npos);
+  CHECK(r->body.substr(at, r->body.find("</span></span>", at) - at).ends_with(
+      ", wrong\" autocomplete=\"off\" enterkeyhint=\"next\" aria-invalid=\"true\" value=\"1\">"
+      "<span class=\"mark\" id=\"mark-q1.weights.1.1\"><span class=\"bad\" title=\"wrong\" aria-hidden=\"true\">✗"));
+  // The summary comes first, and takes the focus.
+  CHECK(r->body.find("<section class=\"summary notice\" id=\"summary\" role=\"status\"") < r->body.find("Signed in as"));
   // The next visit shows the answers and the attempt.
   page = browser.get("/");
-  CHECK(page->body.find("name=\"q1.weights.1.1\" aria-label=\"q1.weights.1.1\" autocomplete=\"off\" size=\"7\" value=\"1\">") !=
+  CHECK(page->body.find("aria-invalid=\"true\" value=\"1\"><span class=\"mark\" id=\"mark-q1.weights.1.1\">") !=
         std::string::npos);
   CHECK(page->body.find("<a href=\"/attempt?n=1\">1</a>") != std::string::npos);
   CHECK(browser.get("/attempt?n=1")->status == 200);
@@ -499,13 +491,13 @@ TEST_CASE("serve: the start prints the class's rules, and --reveal-after needs a
       "; at most 30 checks a minute per student; up to 2 MiB of attempts stored per student and 1 GiB in all "
       "(later checks are answered, not stored)";
   CHECK(attnmark::class_rules(settings, true) ==
-        "any number of checks; the gradebook counts each student's best attempt; right answers shown with each check" + caps);
+        "any number of checks; a check with every box blank or unreadable, or the same as the last, is answered, not stored; the gradebook counts each student's best attempt; right answers shown with each check" + caps);
   settings.attempts = 1;
   settings.close_at = 1798131600;      // 2026-12-24T17:00Z
   settings.reveal_after = 1799107200;  // 2027-01-05
   settings.score = attnmark::ScoreRule::last;
   CHECK(attnmark::class_rules(settings, true) ==
-        "1 stored check per student; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "
+        "1 stored check per student; a check with every box blank or unreadable, or the same as the last, is answered, not stored, and uses no attempt; closes 2026-12-24T17:00:00Z (later checks are answered, not stored); the gradebook "
         "counts each student's last attempt; right answers shown from 2027-01-05T00:00:00Z" + caps);
   settings.attempts = 3;
   CHECK(attnmark::class_rules(settings, false).starts_with("3 stored checks per student; "));
@@ -549,10 +541,37 @@ TEST_CASE("serve: --attempts limits the attempts kept, and after --close checks 
     ServeProcess server(serve_args(dir, roster, "--attempts 2"), dir);
     REQUIRE(server.running());
     auto client = server.client();
-    const std::string body = check_body("s001", code_of(db, "s001"), hard_attention);
-    CHECK(client.Post("/api/check", body, "application/json")->status == 200);
-    CHECK(client.Post("/api/check", body, "application/json")->status == 200);
-    const auto r = client.Post("/api/check", body, "application/json");
+    const std::string code = code_of(db, "s001");
+    const auto post = [&](const std::string& answers) {
+      return client.Post("/api/check", check_body("s001", code, answers), "application/json");
+    };
+    auto r = post(hard_attention_with(1));
+    CHECK(r->status == 200);
+    CHECK(r->get_header_value("X-Attnmark-Stored") == "yes");
+    // Nothing readable, or the same as the last: marked and answered, not
+    // stored, and no attempt used.
+    for (const char* nothing : {R"({})", R"({"q1":{"scores":["", " ", ""]}})", R"({"q1":{"scores":["two", "?", "x"]}})"}) {
+      INFO(nothing);
+      r = post(nothing);
+      CHECK(r->status == 200);
+      CHECK(r->get_header_value("X-Attnmark-Stored") == "no (every box is blank or unreadable)");
+      CHECK(r->get_header_value("X-Attnmark-Attempt").empty());
+    }
+    r = post(hard_attention_with(1));
+    CHECK(r->status == 200);
+    CHECK(r->get_header_value("X-Attnmark-Stored") == "no (the same answers as your last check)");
+    CHECK(nlohmann::json::parse(r->body)["status"] == "graded");
+    // The form says so, in the page's notice.
+    Browser browser(server);
+    REQUIRE(browser.sign_in("s001", code) == 303);
+    const std::string csrf = Browser::csrf(browser.get("/")->body);
+    r = browser.post("/check", {{"csrf", csrf}, {"q1.scores.1.1", ""}, {"q1.weights.1.1", "?"}});
+    CHECK(r->status == 200);
+    CHECK(r->body.find("<p>Checked, not kept: every box is blank or unreadable; this check used no attempt.</p>") !=
+          std::string::npos);
+    r = post(hard_attention_with(2));
+    CHECK(r->get_header_value("X-Attnmark-Stored") == "yes");
+    r = post(hard_attention_with(3));
     CHECK(r->status == 403);
     CHECK(r->body == "{\"error\":\"you have used all 2 attempts\"}\n");
   }
@@ -715,7 +734,7 @@ TEST_CASE("serve: the start says who can reach the page, this machine only or th
     CHECK(server.out() == first + "  students: http://127.0.0.1:" + port + "/\n" +
                               "  teacher:  http://127.0.0.1:" + port + "/teacher?token=" + server.token() + "\n" +
                               "  (only this machine can reach it; --host 0.0.0.0 opens it to the network)\n"
-                              "  rules: any number of checks; the gradebook counts each student's best attempt; "
+                              "  rules: any number of checks; a check with every box blank or unreadable, or the same as the last, is answered, not stored; the gradebook counts each student's best attempt; "
                               "right answers never shown; at most 30 checks a minute per student; up to 2 MiB of "
                               "attempts stored per student and 1 GiB in all (later checks are answered, not stored)\n"
                               "Press Ctrl-C to stop.\n");
@@ -729,7 +748,7 @@ TEST_CASE("serve: the start says who can reach the page, this machine only or th
                             "`hostname -I` lists it; the teacher's address works on this machine)\n"
                             "  warning: plain HTTP: access codes, answers and the teacher's token travel in clear text "
                             "on the network; start with --tls-self-signed (or --tls-cert FILE --tls-key FILE) to serve HTTPS\n"
-                            "  rules: any number of checks; the gradebook counts each student's best attempt; "
+                            "  rules: any number of checks; a check with every box blank or unreadable, or the same as the last, is answered, not stored; the gradebook counts each student's best attempt; "
                             "right answers never shown; at most 30 checks a minute per student; up to 2 MiB of "
                             "attempts stored per student and 1 GiB in all (later checks are answered, not stored)\n"
                             "Press Ctrl-C to stop.\n");

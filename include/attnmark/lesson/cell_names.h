@@ -6,6 +6,7 @@
 //   cell_position("2.3") == CellPosition{2, 3};  append_cell_label(label, {2, 3});  // "2.3"
 //   cell_name(tokens, {0, 1, 2}, Part::scores, "2.1") == "is → bus"   (tokens bus, is, late)
 //   table_corner(Part::weights) == "query ↓ key →"
+//   spoken_cell_name(tokens, {0, 1, 2}, Part::weights, {0, 2}) == "weight, query bus, key late"
 #pragma once
 
 #include <cstddef>
@@ -59,5 +60,14 @@ const char* table_corner(Part part);
 // REQUIRES: label is one the grader gave a cell of `part` in `question`.
 std::string cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows, Part part,
                       std::string_view label);
+
+// A cell named to be heard (a screen reader's name for its box), in the
+// lesson's words, from its place in its part's answers (0-based, as
+// answer_place gives): "weight, query bus, key late"; "output, query is,
+// dimension 2"; "key, token is, dimension 1"; "most attended token, query is".
+// A one-row part's cells belong to query_rows[0] (a one-token question).
+// REQUIRES: place is a cell of `part` in the question of tokens and query_rows.
+std::string spoken_cell_name(const std::vector<std::string>& tokens, const std::vector<std::size_t>& query_rows,
+                             Part part, CellPosition place);
 
 }  // namespace attnmark
