@@ -204,8 +204,10 @@ std::string teacher_folder_of(const GenerateOptions& options, const std::string&
 
 int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rubric, std::uint64_t seed,
                const ClassPage& page, const HtmlStyle& style, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> notes;
   const std::vector<RosterEntry> students = read_roster(read_file(options.roster, max_roster_bytes), options.roster,
-                                                        options.columns);
+                                                        options.columns, &notes);
+  for (const std::string& note : notes) err << "attnmark: " << note << "\n";
   {
     std::vector<std::string> ids;
     for (const RosterEntry& s : students) ids.push_back(s.student);

@@ -74,8 +74,11 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
   settings.assignment = options.assignment;
   settings.assignment_id = options.assignment_id;
   const Rubric rubric = load_rubric_file(options.rubric);
-  if (!options.roster.empty())
-    settings.roster = read_roster(read_file(options.roster, max_roster_bytes), options.roster, settings.sheet_columns);
+  if (!options.roster.empty()) {
+    std::vector<std::string> notes;
+    settings.roster = read_roster(read_file(options.roster, max_roster_bytes), options.roster, settings.sheet_columns, &notes);
+    for (const std::string& note : notes) err << "attnmark: " << note << "\n";
+  }
   settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;
   const ClassMarked marked = mark_class(rubric, settings, options.inputs, err);
   const StatusTally& counts = marked.statuses;

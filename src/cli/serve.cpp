@@ -69,7 +69,9 @@ ClassRecord class_of(const ServeOptions& options, Store& store, std::ostream& er
   }
   r.roster_file = options.roster;
   r.roster_text = read_file(r.roster_file, max_roster_bytes);
-  read_roster(r.roster_text, r.roster_file);
+  std::vector<std::string> notes;
+  read_roster(r.roster_text, r.roster_file, {}, &notes);
+  for (const std::string& note : notes) err << "attnmark serve: " << note << "\n";
   if (rubric.seed && r.seed == *rubric.seed)
     err << fmt::format("attnmark serve: warning: --seed {} is the rubric's own seed:, which anyone with {} reads; with "
                        "it every student's key follows from the rubric. Leave --seed out for a random one (a new --db)\n",

@@ -51,9 +51,13 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
                   fmt::format("{} {}: no such column in the header; got {}", option, quoted_printable(title), header_list(header)));
     return at;
   };
-  c.canvas = find(header, "student") && find(header, "id") && find(header, "sis user id") && find(header, "section");
+  // Canvas names its students in one column ("Student") or, when the export
+  // is asked for first and last names, two ("LastName", "FirstName"); the
+  // SIS User ID column is there only for a teacher allowed to see it.
+  const bool canvas_names = find(header, "student") || (find(header, "lastname") && find(header, "firstname"));
+  c.canvas = canvas_names && find(header, "id") && find(header, "sis login id") && find(header, "section");
   if (!choice.id.empty()) c.id = chosen(choice.id, "--id-column");
-  else if (c.canvas) c.id = find(header, "sis user id");
+  else if (c.canvas) c.id = find(header, "sis user id") ? find(header, "sis user id") : find(header, "sis login id");
   else
     for (const std::string& title : id_column_titles())
       if ((c.id = find(header, title))) break;
@@ -61,6 +65,10 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
     c.name = chosen(choice.name, "--name-column");
   } else if (c.canvas) {
     c.name = find(header, "student");
+    if (!c.name) {
+      c.first_name = find(header, "firstname");
+      c.last_name = find(header, "lastname");
+    }
   } else {
     for (const char* title : {"name", "full name", "student name", "display name"})
       if ((c.name = find(header, title))) break;

@@ -36,7 +36,10 @@ struct ClassColumns {
   std::optional<std::size_t> name;        // the names, whole ("Lovelace, Ada")
   std::optional<std::size_t> first_name;  // or in two parts (Moodle: "First name", "Surname")
   std::optional<std::size_t> last_name;
-  bool canvas = false;  // a Canvas gradebook export: Student (a name), ID, SIS User ID, SIS Login ID, Section
+  // A Canvas gradebook export: Student (a name) or LastName and FirstName,
+  // ID (Canvas's own), SIS Login ID, Section, and SIS User ID when the
+  // exporting teacher may see it.
+  bool canvas = false;
 };
 
 // The headers recognised as the id column, in the order they are preferred,
@@ -46,7 +49,8 @@ const std::vector<std::string>& id_column_titles();
 
 // Finds the columns in `header`. A chosen header that is missing is a
 // ColumnError naming the headers there are. In a Canvas export the id is the SIS
-// User ID and the name the Student column. Names: `name`, `full name`,
+// User ID (else the SIS Login ID) and the name the Student column (else
+// FirstName with LastName). Names: `name`, `full name`,
 // `student name`, `display name`, else `first name` with `last name` or
 // `surname`.
 ClassColumns class_columns(const std::vector<std::string>& header, const ColumnChoice& choice,

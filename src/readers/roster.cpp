@@ -10,7 +10,42 @@
 #include "readers/csv.h"
 
 namespace attnmark {
-std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file, const ColumnChoice& choice) {
+namespace {
+
+bool blank(const std::vector<std::string>& fields) {
+  return std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return trim(f).empty(); });
+}
+
+std::string field_at(const CsvRecord& r, std::optional<std::size_t> column) {
+  return column && *column < r.fields.size() ? std::string(trim(r.fields[*column])) : std::string();
+}
+
+std::optional<std::size_t> column_of(const std::vector<std::string>& keys, std::string_view title) {
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == title) return i;
+  return std::nullopt;
+}
+
+// The rows of an LMS's export that are not students. Canvas: the row under
+// the header that marks assignments posted by hand ("Manual Posting" in
+// their columns, no student), and the Points Possible row. Moodle's
+// participants: a teacher, whose Roles do not say Student.
+bool not_a_student(const CsvRecord& r, const ClassColumns& columns, const std::vector<std::string>& keys,
+                   const std::string& name) {
+  if (columns.canvas && field_at(r, column_of(keys, "id")).empty()) {
+    if (name == "Points Possible") return true;
+    if (name.empty())
+      for (const std::string& f : r.fields)
+        if (trim(f).starts_with("Manual Posting")) return true;
+  }
+  if (const auto roles = column_of(keys, "roles")) return lower(field_at(r, roles)).find("student") == std::string::npos;
+  return false;
+}
+
+}  // namespace
+
+std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file, const ColumnChoice& choice,
+                                     std::vector<std::string>* notes) {
   // Ids become JSON, file names and text on sheets: the bytes are checked
   // before any of them is read, as answer files are.
   if (std::string problem = encoding_problem(text, "roster"); !problem.empty()) {
@@ -23,26 +58,48 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
   if (!reader.next(record)) throw Error(file, 0, 0, "the roster is empty; expected a header with a student id column");
   const int header_line = record.line;
   const std::vector<std::string> header = record.fields;
-  const ClassColumns columns = class_columns(header, choice, file, header_line);
+  std::vector<CsvRecord> rows;
+  while (reader.next(record))
+    if (!blank(record.fields)) rows.push_back(record);  // spreadsheets export trailing rows of commas
+  // A recognised id column that is blank in every row holds no ids (Moodle's
+  // ID number, when the site does not fill it in): the next one is taken.
+  std::vector<std::string> searched = header;
+  ClassColumns columns = class_columns(searched, choice, file, header_line);
+  while (choice.id.empty() && columns.id && !rows.empty() &&
+         std::all_of(rows.begin(), rows.end(), [&](const CsvRecord& r) { return field_at(r, columns.id).empty(); })) {
+    searched[*columns.id].clear();
+    const std::optional<std::size_t> name = columns.name;
+    columns = class_columns(searched, choice, file, header_line);
+    if (name && !columns.name && !columns.first_name) columns.name = name;
+  }
   if (!columns.id) throw ColumnError(file, header_line, 0, no_id_column_message(header));
   std::vector<std::string> keys;
   for (const std::string& h : header) keys.push_back(lower(trim(h)));
   std::vector<RosterEntry> students;
   std::map<std::string, int> first_line;
-  while (reader.next(record)) {
-    const bool empty = std::all_of(record.fields.begin(), record.fields.end(),
-                                   [](const std::string& f) { return trim(f).empty(); });
-    if (empty) continue;  // spreadsheets export trailing rows of commas
+  std::vector<std::string> left_out;
+  for (const CsvRecord& row : rows) {
     RosterEntry e;
-    e.line = record.line;
-    if (*columns.id < record.fields.size()) e.student = trim(record.fields[*columns.id]);
-    e.name = name_in(record.fields, columns);
-    // A Canvas export's second row holds each assignment's points, not a student.
-    if (columns.canvas && e.student.empty() && e.name == "Points Possible") continue;
+    e.line = row.line;
+    e.student = field_at(row, columns.id);
+    e.name = name_in(row.fields, columns);
+    if (not_a_student(row, columns, keys, e.name)) {
+      if (!e.name.empty() && e.name != "Points Possible")
+        left_out.push_back(fmt::format("{} (line {})", quoted_printable(e.name), e.line));
+      continue;
+    }
+    // Canvas's Test Student has a Canvas ID and no SIS ids: left out unless
+    // the ids are Canvas's own (--id-column ID).
+    if (columns.canvas && e.student.empty() && !field_at(row, column_of(keys, "id")).empty() &&
+        field_at(row, column_of(keys, "sis user id")).empty() && field_at(row, column_of(keys, "sis login id")).empty()) {
+      left_out.push_back(fmt::format("{} (line {}: no SIS id, as Canvas's Test Student; --id-column ID takes Canvas's ids)",
+                                     quoted_printable(e.name), e.line));
+      continue;
+    }
     if (e.student.empty())
       throw Error(file, e.line, 0, fmt::format("this row has no student id (column {})", quoted_printable(header[*columns.id])));
-    for (std::size_t i = 0; i < keys.size() && i < record.fields.size(); ++i)
-      if (!keys[i].empty()) e.fields.try_emplace(keys[i], trim(record.fields[i]));
+    for (std::size_t i = 0; i < keys.size() && i < row.fields.size(); ++i)
+      if (!keys[i].empty()) e.fields.try_emplace(keys[i], trim(row.fields[i]));
     if (const std::string problem = student_id_problem(e.student); !problem.empty())
       throw Error(file, e.line, 0, fmt::format("student id {} {}; remove it from the roster",
                                                quoted_printable(e.student), problem));
@@ -53,6 +110,12 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
     students.push_back(std::move(e));
   }
   if (students.empty()) throw Error(file, header_line, 0, "the roster lists no students");
+  if (notes && !left_out.empty()) {
+    std::string who;
+    for (const std::string& w : left_out) who += (who.empty() ? "" : ", ") + w;
+    notes->push_back(fmt::format("{}: left out {} {} not a student: {}", file, left_out.size(),
+                                 left_out.size() == 1 ? "row that is" : "rows that are", who));
+  }
   return students;
 }
 

@@ -41,6 +41,16 @@ struct RosterEntry {
 // bidirectional controls; "student id 'a\u202Eb' contains a control character
 // (U+202E); remove it from the roster"), a student listed twice, or a roster
 // with no students. Text quoted in a message is escaped (quoted_printable).
-std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file, const ColumnChoice& columns = {});
+//
+// An LMS's export is read as it comes: in Canvas's, the Points Possible and
+// Manual Posting rows and the Test Student (a Canvas ID without SIS ids)
+// are left out; in Moodle's participants, everyone whose Roles column does
+// not say Student. A recognised id column blank in every row is passed over
+// for the next (Moodle's ID number when unused: the email is taken). When
+// `notes` is given, a line naming the people left out is added to it
+// ("roster.csv: left out 1 row that is not a student: 'Student, Test'
+// (line 9: ...)").
+std::vector<RosterEntry> read_roster(std::string_view text, const std::string& file, const ColumnChoice& columns = {},
+                                     std::vector<std::string>* notes = nullptr);
 
 }  // namespace attnmark

@@ -107,3 +107,61 @@ TEST_CASE("a roster's id and name columns are recognised by their usual headers,
   CHECK(canvas[0].fields.at("sis login id") == "ada");
   CHECK(canvas[0].fields.at("section") == "ML 101");
 }
+
+TEST_CASE("a raw Canvas gradebook export is a roster: Manual Posting, Points Possible and the Test Student are left out") {
+  const std::string canvas =
+      "Student,ID,SIS User ID,SIS Login ID,Section,Attention worksheet (123),Current Score,Unposted Current Score,"
+      "Final Score,Unposted Final Score\n"
+      ",,,,,Manual Posting,,,,\n"
+      "    Points Possible,,,,,16.00,(read only),(read only),(read only),(read only)\n"
+      "\"Lovelace, Ada\",1001,s001,ada,ML 101,,0.00,0.00,0.00,0.00\n"
+      "\"Turing, Alan\",1002,s002,alan,ML 101,14.00,87.5,87.5,87.5,87.5\n"
+      "\"Student, Test\",1099,,,ML 101,,,,,\n";
+  std::vector<std::string> notes;
+  const std::vector<RosterEntry> students = read_roster(canvas, "canvas.csv", {}, &notes);
+  REQUIRE(students.size() == 2);
+  CHECK(students[0].student == "s001");
+  CHECK(students[0].name == "Lovelace, Ada");
+  CHECK(students[0].line == 4);
+  CHECK(students[1].student == "s002");
+  CHECK(students[1].fields.at("current score") == "87.5");
+  CHECK(notes == std::vector<std::string>{
+                     "canvas.csv: left out 1 row that is not a student: 'Student, Test' (line 6: no SIS id, as Canvas's "
+                     "Test Student; --id-column ID takes Canvas's ids)"});
+  // Asked for by Canvas's own ids, the Test Student is a student too.
+  notes.clear();
+  const std::vector<RosterEntry> by_canvas_id = read_roster(canvas, "canvas.csv", {"ID", ""}, &notes);
+  REQUIRE(by_canvas_id.size() == 3);
+  CHECK(by_canvas_id[2].student == "1099");
+  CHECK(by_canvas_id[2].name == "Student, Test");
+  CHECK(notes.empty());
+  // Exported with first and last names, by a teacher who may not see SIS User IDs: the login is the id.
+  const std::vector<RosterEntry> names = read_roster(
+      "LastName,FirstName,ID,SIS Login ID,Section,Attention worksheet (123)\n"
+      "    Points Possible,,,,,16.00\n"
+      "Lovelace,Ada,1001,ada,ML 101,\n",
+      "canvas.csv");
+  REQUIRE(names.size() == 1);
+  CHECK(names[0].student == "ada");
+  CHECK(names[0].name == "Ada Lovelace");
+}
+
+TEST_CASE("a Moodle participants export is a roster: teachers left out, an empty ID number passed over for the email") {
+  std::vector<std::string> notes;
+  const std::vector<RosterEntry> students = read_roster(
+      "First name,Last name,ID number,Email address,Roles,Groups,Last access to course\n"
+      "Ada,Lovelace,,ada@example.org,Student,Group A,Now\n"
+      "Grace,Hopper,,grace@example.org,\"Teacher, Non-editing teacher\",,Now\n"
+      "Alan,Turing,,alan@example.org,Student,,Never\n",
+      "participants.csv", {}, &notes);
+  REQUIRE(students.size() == 2);
+  CHECK(students[0].student == "ada@example.org");
+  CHECK(students[0].name == "Ada Lovelace");
+  CHECK(students[1].student == "alan@example.org");
+  CHECK(notes == std::vector<std::string>{"participants.csv: left out 1 row that is not a student: 'Grace Hopper' (line 3)"});
+  // An ID number in some rows is the id column: a row without one is still an error.
+  CHECK_THROWS_WITH(read_roster("First name,Surname,ID number,Email address\nAda,Lovelace,s001,ada@example.org\n"
+                                "Alan,Turing,,alan@example.org\n",
+                                "grades.csv"),
+                    "grades.csv:3: this row has no student id (column 'ID number')");
+}
