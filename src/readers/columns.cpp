@@ -56,11 +56,14 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
   // SIS User ID column is there only for a teacher allowed to see it.
   const bool canvas_names = find(header, "student") || (find(header, "lastname") && find(header, "firstname"));
   c.canvas = canvas_names && find(header, "id") && find(header, "sis login id") && find(header, "section");
+  // A Microsoft Forms export numbers its responses in a column headed ID:
+  // never a student's id.
+  c.microsoft_forms = find(header, "id") && find(header, "start time") && find(header, "completion time");
   if (!choice.id.empty()) c.id = chosen(choice.id, "--id-column");
   else if (c.canvas) c.id = find(header, "sis user id") ? find(header, "sis user id") : find(header, "sis login id");
   else
     for (const std::string& title : id_column_titles())
-      if ((c.id = find(header, title))) break;
+      if (!(c.microsoft_forms && title == "id") && (c.id = find(header, title))) break;
   if (!choice.name.empty()) {
     c.name = chosen(choice.name, "--name-column");
   } else if (c.canvas) {

@@ -40,6 +40,9 @@ struct ClassColumns {
   // ID (Canvas's own), SIS Login ID, Section, and SIS User ID when the
   // exporting teacher may see it.
   bool canvas = false;
+  // A Microsoft Forms export: ID (the response's number), Start time,
+  // Completion time, Email, Name, then a column per question.
+  bool microsoft_forms = false;
 };
 
 // The headers recognised as the id column, in the order they are preferred,
@@ -48,7 +51,9 @@ struct ClassColumns {
 const std::vector<std::string>& id_column_titles();
 
 // Finds the columns in `header`. A chosen header that is missing is a
-// ColumnError naming the headers there are. In a Canvas export the id is the SIS
+// ColumnError naming the headers there are. In a Microsoft Forms export the
+// ID column is the response's number, not an id: a Student ID question is
+// the id, else the respondent's Email. In a Canvas export the id is the SIS
 // User ID (else the SIS Login ID) and the name the Student column (else
 // FirstName with LastName). Names: `name`, `full name`,
 // `student name`, `display name`, else `first name` with `last name` or

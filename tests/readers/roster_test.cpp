@@ -165,3 +165,16 @@ TEST_CASE("a Moodle participants export is a roster: teachers left out, an empty
                                 "grades.csv"),
                     "grades.csv:3: this row has no student id (column 'ID number')");
 }
+
+TEST_CASE("a Microsoft Forms export's ID is its response number, never a student id; Google Forms' email is one") {
+  const auto id_header = [](const std::vector<std::string>& header) {
+    const attnmark::ClassColumns c = attnmark::class_columns(header, {});
+    return c.id ? header[*c.id] : std::string("none");
+  };
+  CHECK(id_header({"ID", "Start time", "Completion time", "Email", "Name", "Scores, bus"}) == "Email");
+  CHECK(id_header({"ID", "Start time", "Completion time", "Email", "Name", "Student ID"}) == "Student ID");
+  CHECK(id_header({"Timestamp", "Email address", "Scores, bus"}) == "Email address");
+  CHECK(id_header({"Timestamp", "Email address", "Student ID"}) == "Student ID");
+  // A sheet headed ID alone: the ID is the id.
+  CHECK(id_header({"ID", "q1.scores.1"}) == "ID");
+}
