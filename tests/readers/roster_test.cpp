@@ -166,7 +166,7 @@ TEST_CASE("a Moodle participants export is a roster: teachers left out, an empty
                     "grades.csv:3: this row has no student id (column 'ID number')");
 }
 
-TEST_CASE("a Microsoft Forms export's ID is its response number, never a student id; Google Forms' email is one") {
+TEST_CASE("a Microsoft Forms export's ID is its response number, never a student id, and Google Forms' email is one") {
   const auto id_header = [](const std::vector<std::string>& header) {
     const attnmark::ClassColumns c = attnmark::class_columns(header, {});
     return c.id ? header[*c.id] : std::string("none");
