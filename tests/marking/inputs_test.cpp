@@ -73,7 +73,7 @@ TEST_CASE("a renamed resubmission counts by the time it records, though its name
         });
 }
 
-TEST_CASE("without a recorded time, the later modification time counts; equal ones in input order") {
+TEST_CASE("without a recorded time, the later modification time counts, and of equal ones the later in input order") {
   const fs::path dir = folder("modified");
   const std::string resubmit = (dir / "20261421-resubmit.yaml").string(), first = (dir / "20261421.yaml").string();
   attnmark::write_file(resubmit, answer_file("20261421"));
