@@ -139,6 +139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (counted != attnmark::Inputs::counts)
       require(counted != k && in.students[counted] == in.students[k] && in.superseding[counted] == attnmark::Inputs::counts,
               "a superseded submission points at its student's counted one");
+    require(one_printable_line(in.superseded_reason(k)), "why a submission does not count is one printable line");
     attnmark::Submission s;
     in.take(k, s);
     require(s.unreadable.find(secret) == std::string::npos && s.student.find(secret) == std::string::npos,

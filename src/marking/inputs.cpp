@@ -1,6 +1,7 @@
 #include "marking/inputs.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include "base/text.h"
 #include "base/threads.h"
 #include "readers/notebook_reader.h"
+#include "readers/submitted_time.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;
@@ -117,6 +119,85 @@ void add_folder(const std::string& folder, const std::string& out_dir, InputList
     list.notices.push_back({fmt::format("{}: folder has no files", shown_path(folder)), true});
 }
 
+// When one submission was handed in, as the rule of which counts reads it.
+struct HandedIn {
+  std::optional<std::int64_t> seconds;  // since 1970 UTC; nullopt: not a time that can be read
+  std::string what;                     // "submitted", the sheet's column ("Timestamp"), or "modified"
+  std::string text;                     // as written (printable, cut; "" when blank), or the modification time in UTC
+};
+
+// Why `t`, the time of submission `source`, cannot be compared.
+std::string unreadable_time(const HandedIn& t, const std::string& source) {
+  if (t.what == "modified") return fmt::format("the modification time of {} cannot be read", source);
+  if (t.text.empty()) return fmt::format("the {} of {} is blank", t.what, source);
+  return fmt::format("the time {} records, '{}', is not one attnmark reads", source, t.text);
+}
+
+// A file's modification time to the second, or nullopt when it cannot be read.
+std::optional<std::int64_t> modified_seconds(const std::string& path) {
+  std::error_code ec;
+  const fs::file_time_type t = fs::last_write_time(path, ec);
+  if (ec) return std::nullopt;
+  return std::chrono::floor<std::chrono::seconds>(std::chrono::file_clock::to_sys(t)).time_since_epoch().count();
+}
+
+// Which of one student's submissions counts, and why each other does not:
+// the rule, in the words docs/marking.md gives teachers.
+//
+//   The latest submission counts: the one handed in last by the time it
+//   records (a form's Timestamp or Completion time, `submitted:` in an
+//   answer file or a notebook's metadata), else by its file's modification
+//   time; times are compared to the second, and a time without a zone is
+//   read as UTC. Of equal times, the later in input order counts (the order
+//   the inputs were given; a folder's files by name, a sheet's rows top to
+//   bottom). When a time is recorded but cannot be read, or is blank in a
+//   sheet's time column, none of the student's times are compared: the
+//   later in input order counts.
+//
+// `chain` holds the submissions that may count, in input order (at least
+// one); `when` gives each one's time. Returns the one that counts, and
+// fills `why` for each other.
+template <typename When, typename Source>
+std::size_t latest_of(const std::vector<std::size_t>& chain, const When& when, const Source& source,
+                      const std::vector<Place>& places, std::unordered_map<std::size_t, std::string>& why) {
+  const std::size_t last = chain.back();
+  std::vector<HandedIn> times;
+  times.reserve(chain.size());
+  for (const std::size_t k : chain) times.push_back(when(k));
+  const auto noun = [&](std::size_t k) { return places[k].line ? "row" : "file"; };
+  for (std::size_t j = 0; j < chain.size(); ++j) {
+    if (times[j].seconds) continue;
+    for (const std::size_t k : chain)
+      if (k != last)
+        why[k] = fmt::format("superseded by the later submission {} in input order: {}, so times are not compared",
+                             source(last), unreadable_time(times[j], source(chain[j])));
+    return last;
+  }
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < chain.size(); ++j)
+    if (*times[j].seconds >= *times[best].seconds) best = j;
+  const HandedIn& counted = times[best];
+  for (std::size_t j = 0; j < chain.size(); ++j) {
+    if (j == best) continue;
+    const HandedIn& t = times[j];
+    const std::size_t k = chain[j];
+    const std::string mine = t.what == counted.what ? t.text : t.what + " " + t.text;
+    if (*t.seconds != *counted.seconds)
+      why[k] = fmt::format("superseded by {} ({} {}, later than this {}'s {})", source(chain[best]), counted.what,
+                           counted.text, noun(k), mine);
+    else if (places[k].file == places[chain[best]].file && t.what == "modified")
+      why[k] = fmt::format("superseded by the later row {} (the sheet records no time of its rows)", source(chain[best]));
+    else if (t.what == counted.what && t.text == counted.text)
+      why[k] = fmt::format("superseded by {} (both {} {}; of equal times, the later in input order counts)",
+                           source(chain[best]), counted.what, counted.text);
+    else
+      why[k] = fmt::format("superseded by {} ({} {}, the same time as this {}'s {}; of equal times, the later in "
+                           "input order counts)",
+                           source(chain[best]), counted.what, counted.text, noun(k), mine);
+  }
+  return chain[best];
+}
+
 }  // namespace
 
 Submission read_submission_file(std::string_view text, const std::string& path, const std::string& source,
@@ -132,6 +213,10 @@ InputList input_files(const std::vector<std::string>& inputs, const std::string&
       throw Error(input, 0, 0,
                   fmt::format("is inside --out '{}'; reports are never marked: choose another --out", shown_path(out_dir)));
     std::error_code ec;
+    // A path that is not there is a typo ("form.cvs"), not a class of one
+    // unreadable file: stop before anything is written.
+    if (fs::status(input, ec).type() == fs::file_type::not_found)
+      throw Error(shown_path(input), 0, 0, "no such file or folder");
     if (fs::is_directory(input, ec)) {
       try {
         add_folder(input, out_dir, list);
@@ -158,11 +243,9 @@ void Inputs::take(std::size_t i, Submission& s) {
 }
 
 std::string Inputs::superseded_reason(std::size_t i) const {
-  const std::size_t counted = superseding[i];
-  if (counted == counts) return std::string();
-  if (auto flag = flags.find(i); flag != flags.end())
-    return fmt::format("not counted: {}; {}'s submission {} counts", flag->second, students[i], source(counted));
-  return "superseded by the later submission " + source(counted);
+  if (superseding[i] == counts) return std::string();
+  const auto why = superseded_why.find(i);
+  return why == superseded_why.end() ? std::string() : why->second;
 }
 
 Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_columns,
@@ -188,7 +271,9 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
     if (!list.files[i].sheet) in.parsed[i] = read_answer_path(list.files[i], in.shown[i], limits);
   });
   std::vector<std::size_t> file_of;  // per submission: its input file
-  auto add = [&](const Place& place, std::string student) {
+  std::vector<std::string> written_time;  // per submission: the time it records, as written, or ""
+  std::vector<DateOrder> date_order(n, DateOrder::month_first);  // per sheet: how its year-last dates read
+  auto add = [&](const Place& place, std::string student, std::string time) {
     if (counts_as && !student.empty())
       if (std::string as = counts_as(student); as != student) {
         in.written_ids.emplace(in.submissions.size(), std::move(student));
@@ -197,19 +282,27 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
     in.submissions.push_back(place);
     in.students.push_back(std::move(student));
     file_of.push_back(place.file);
+    written_time.push_back(std::move(time));
   };
   for (std::size_t i = 0; i < n; ++i) {
     if (in.parsed[i]) {
       const Submission& s = *in.parsed[i];
-      add(Place{i, 0, 0}, s.unreadable.empty() ? s.student : std::string());
+      add(Place{i, 0, 0}, s.unreadable.empty() ? s.student : std::string(), s.submitted);
       continue;
     }
-    std::vector<std::pair<int, std::string>> rows;  // line and student of each row, once the sheet is good
+    struct Row {
+      int line;
+      std::string student, submitted;
+    };
+    std::vector<Row> rows;  // each row's line, student and time, once the sheet is good
     try {
       in.sheet_texts[i] = read_file(in.files[i], limits.max_sheet_bytes);
       in.sheets[i] = std::make_unique<SheetReader>(
           in.sheet_texts[i], in.files[i], limits,
-          [&](int line, const std::string& student) { rows.emplace_back(line, student); }, jobs);
+          [&](int line, const std::string& student, const std::string& submitted) {
+            rows.push_back({line, student, submitted});
+          },
+          jobs);
       if (const std::vector<std::string>& unknown = in.sheets[i]->unknown_columns(); !unknown.empty()) {
         // One line however many: a header of junk must not make reports of junk.
         constexpr std::size_t shown_columns = 10;
@@ -230,10 +323,17 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
       in.parsed[i] = unreadable(in.shown[i], error_text(e, in.shown[i]));
       in.sheets[i].reset();
       std::string().swap(in.sheet_texts[i]);
-      add(Place{i, 0, 0}, std::string());
+      add(Place{i, 0, 0}, std::string(), std::string());
       continue;
     }
-    for (std::size_t row = 0; row < rows.size(); ++row) add(Place{i, row, rows[row].first}, std::move(rows[row].second));
+    if (!in.sheets[i]->submitted_column().empty()) {
+      std::vector<std::string> times;
+      times.reserve(rows.size());
+      for (const Row& row : rows) times.push_back(row.submitted);
+      date_order[i] = date_order_of(times);
+    }
+    for (std::size_t row = 0; row < rows.size(); ++row)
+      add(Place{i, row, rows[row].line}, std::move(rows[row].student), std::move(rows[row].submitted));
   }
 
   // Which submission counts for each student. A file in a folder agrees
@@ -271,13 +371,39 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
                                 quoted_printable(place.filename().string()));
     }
   }
+  // Each time is looked up only for a student with several submissions.
+  std::unordered_map<std::size_t, std::optional<std::int64_t>> modified;  // input file → its modification time
+  const auto handed_in = [&](std::size_t k) {
+    const std::size_t file = file_of[k];
+    const std::string& written = written_time[k];
+    const std::string column = in.sheets[file] ? in.sheets[file]->submitted_column() : std::string();
+    if (!written.empty() || !column.empty())
+      return HandedIn{parse_submitted_time(written, date_order[file]), column.empty() ? "submitted" : column,
+                      printable(written, 60)};
+    auto [at, fresh] = modified.try_emplace(file);
+    if (fresh) at->second = modified_seconds(in.files[file]);
+    return HandedIn{at->second, "modified", at->second ? utc_text(*at->second) : std::string()};
+  };
+  const auto source = [&](std::size_t k) { return in.source(k); };
+  std::vector<std::size_t> chain, agreeing;
   for (const auto& [student, ends] : by_student) {
     if (ends.first == ends.second) continue;  // one submission: it counts
-    std::size_t counted = ends.second;
-    for (std::size_t k = ends.first; k != none; k = next[k])
-      if (!in.flags.count(k)) counted = k;  // the last that agrees, if any
-    for (std::size_t k = ends.first; k != none; k = next[k])
-      if (k != counted) in.superseding[k] = counted;
+    chain.clear();
+    agreeing.clear();
+    for (std::size_t k = ends.first; k != none; k = next[k]) {
+      chain.push_back(k);
+      if (!in.flags.count(k)) agreeing.push_back(k);
+    }
+    // A file whose place names another student never replaces one that agrees.
+    const std::size_t counted =
+        latest_of(agreeing.empty() ? chain : agreeing, handed_in, source, in.submissions, in.superseded_why);
+    for (const std::size_t k : chain)
+      if (k != counted) {
+        in.superseding[k] = counted;
+        if (auto flag = in.flags.find(k); flag != in.flags.end())
+          in.superseded_why[k] =
+              fmt::format("not counted: {}; {}'s submission {} counts", flag->second, student, in.source(counted));
+      }
   }
   for (const auto& [k, flag] : in.flags)
     in.notices.push_back({fmt::format("{}: {}; check who handed it in", in.source(k), flag), true});

@@ -63,8 +63,9 @@ Submission read_submission_file(std::string_view text, const std::string& path, 
                                 const ReadLimits& limits);
 
 // Every input file: the files themselves, and the answer files under each
-// folder, sorted. Throws Error when an input is `out_dir` or inside it
-// (reports are never marked) or an input folder cannot be opened at all.
+// folder, sorted. Throws Error when an input does not exist ("form.cvs: no
+// such file or folder"), when one is `out_dir` or inside it (reports are
+// never marked) or an input folder cannot be opened at all.
 InputList input_files(const std::vector<std::string>& inputs, const std::string& out_dir);
 
 // Where a submission is in the inputs.
@@ -78,10 +79,15 @@ struct Place {
 // sheets checked (a row is read again when it is judged), every
 // submission's place in input order, and which one counts for each student.
 //
-// Which counts: a student's last submission, except that a file in a
-// folder whose names do not name the student it claims (`subs/s04/answers.yaml`
-// saying `student: s02`) never replaces one that sits under the student's own
-// name; such a file is flagged either way.
+// Which counts: a student's latest submission, by the time it records (a
+// sheet's Timestamp or Completion time column, `submitted:` in an answer file
+// or a notebook's metadata), else by its file's modification time; of equal
+// times the later in input order; the later in input order alone when a
+// recorded time cannot be read (the rule in full, as docs/marking.md gives
+// it, is at latest_of in inputs.cpp). A file in a folder whose names do not
+// name the student it claims (`subs/s04/answers.yaml` saying `student: s02`)
+// never replaces one that sits under the student's own name; such a file is
+// flagged either way.
 struct Inputs {
   static constexpr std::size_t counts = static_cast<std::size_t>(-1);
 
@@ -95,6 +101,7 @@ struct Inputs {
   std::vector<std::size_t> superseding;  // per submission: the one that counts for its student, or `counts`
   std::unordered_map<std::size_t, std::string> flags;  // submission → why its place and its student disagree
   std::unordered_map<std::size_t, std::string> written_ids;  // submission → the id it gave, when it counts as another
+  std::unordered_map<std::size_t, std::string> superseded_why;  // submission that does not count → why (superseded_reason)
   std::vector<InputNotice> notices;      // what was not read, and sheets' columns that were not marked
 
   // Submission i into `s`, read (a sheet row, reusing the storage of `s`) or
@@ -106,7 +113,10 @@ struct Inputs {
     const Place& place = submissions[i];
     return place.line ? shown[place.file] + ":" + std::to_string(place.line) : shown[place.file];
   }
-  // Why submission i does not count: "superseded by the later submission ...", or "" when it counts.
+  // Why submission i does not count, naming the one that does and both
+  // times ("superseded by answers/s01-resubmit.yaml (submitted
+  // 2026-12-01T10:02Z, later than this file's 2026-12-01T09:00Z)"), or ""
+  // when it counts.
   std::string superseded_reason(std::size_t i) const;
 };
 

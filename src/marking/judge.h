@@ -19,7 +19,8 @@ namespace attnmark {
 // Judges one submission. Pure and thread-safe. `seed` is the class's seed
 // (--seed, or the rubric's), else the file's own is used. `superseded` says
 // why another of the student's submissions counts instead ("superseded by
-// the later submission answers/s01-v2.yaml"), or is empty when this one
+// answers/s01-v2.yaml (submitted 2026-12-01T10:02Z, later than this file's
+// 2026-12-01T09:00Z)": Inputs::superseded_reason), or is empty when this one
 // counts. Throws Error when the rubric's constraints cannot be met for the
 // student's variant. When `own_key` is given and the submission was marked
 // against its student's own variant, *own_key is set to that variant's

@@ -1,7 +1,7 @@
 // marking/mark_class.h: marking a class (the `mark` command).
 //
 // A class is marked as a stream: the inputs are read and checked first (so
-// each student's last submission is known), then submissions are judged in
+// each student's latest submission is known), then submissions are judged in
 // chunks of 256 on every core and written out in input order, a bounded
 // number of chunks behind. The output is the same for any number of threads
 // and memory grows only with what the summary keeps per student.

@@ -154,10 +154,11 @@ class SubmissionReader {
       else if (k == "seed") read_seed(single(value, k), s_);
       else if (k == "variant") read_variant(single(value, k), s_);
       else if (k == "generator") generator(value);
+      else if (k == "submitted") s_.submitted = read_name(single(value, k), "submitted", s_);
       else if (k == "answers") answers(value);
       else if (unknown_keys_.keep())
         s_.notes.push_back("unknown key " + in_quotes(k) + " ignored" +
-                           did_you_mean(k, {"rubric", "student", "seed", "variant", "generator", "answers"}));
+                           did_you_mean(k, {"rubric", "student", "seed", "variant", "generator", "submitted", "answers"}));
     }
     for (const RepeatedNotes* kind : {&unknown_keys_, &bad_questions_, &bad_parts_, &bad_values_})
       kind->finish(s_.notes);
@@ -540,6 +541,7 @@ struct SheetLayout {
   std::size_t student = 0;
   ClassColumns columns;  // where the ids and names are
   std::optional<std::size_t> seed, variant, rubric;
+  std::optional<std::size_t> submitted;  // when each row was handed in (submitted_column)
   std::vector<CellColumn> cells;
   std::size_t cells_per_row = 0;  // answer cells each row makes (the parts' rectangles)
   // question → part → (rows, columns) of the part's rectangle.
@@ -553,6 +555,7 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
   SheetLayout layout;
   layout.fields = header.fields.size();
   layout.columns = class_columns(header.fields, limits.sheet_columns, file, header.line);
+  layout.submitted = submitted_column(header.fields);
   const std::optional<std::size_t> student = layout.columns.id;
   std::set<std::tuple<std::string, std::string, std::size_t, std::size_t>> seen;
   std::size_t cells = 0;
@@ -622,6 +625,7 @@ void read_row(const CsvRecord& record, const SheetLayout& layout, const std::str
   s.rubric.clear();
   s.seed.reset();
   s.variant.clear();
+  s.submitted.clear();
   s.notes.clear();
   s.unreadable.clear();
   const std::size_t n = record.fields.size();
@@ -634,6 +638,7 @@ void read_row(const CsvRecord& record, const SheetLayout& layout, const std::str
   if (layout.rubric) s.rubric = read_name(field(*layout.rubric), "rubric", s);
   if (layout.seed) read_seed(field(*layout.seed), s);
   if (layout.variant) read_variant(field(*layout.variant), s);
+  if (layout.submitted) s.submitted = read_name(field(*layout.submitted), "submitted", s);
   if (has_layout(s.answers, layout)) {
     for (auto& [id, parts] : s.answers)
       for (auto& [name, answer] : parts)
@@ -698,6 +703,7 @@ Submission read_submission(const std::string& source, Read read) {
     s.rubric.clear();
     s.seed.reset();
     s.variant.clear();
+    s.submitted.clear();
     s.answers.clear();
     s.notes.clear();
   }
@@ -749,7 +755,8 @@ std::vector<std::size_t> record_splits(std::string_view text, std::size_t from, 
 }  // namespace
 
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-                         const std::function<void(int, const std::string&)>& on_student, unsigned jobs)
+                         const std::function<void(int, const std::string&, const std::string&)>& on_student,
+                         unsigned jobs)
     : text_(text), file_(std::move(file)) {
   if (std::string problem = input_problem(text, limits.max_sheet_bytes, "the limit for a sheet"); !problem.empty())
     throw Error(file_, 0, 0, std::move(problem));
@@ -761,12 +768,14 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
   if (!reader.next(record))
     throw Error(file_, 0, 0, "the sheet is empty; expected a header row with a student id column");
   auto layout = std::make_shared<SheetLayout>(read_header(record, file_, limits, info));
+  if (layout->submitted) submitted_column_ = printable(trim(record.fields[*layout->submitted]), 100);
   // The rows that are not blank (spreadsheets export trailing ",,,," rows),
   // in pieces read on up to `jobs` threads, each from a record start with
   // its lines counted from 1; the pieces are then joined in order.
   struct Piece {
     std::vector<CsvReader::Position> rows;
     std::vector<std::string> students;
+    std::vector<std::string> times;  // each row's submitted cell, when the sheet has the column
     CsvReader::Position end;  // where its reader stopped
     bool failed = false;
   };
@@ -790,6 +799,11 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
         const std::string_view field =
             layout->student < row.fields.size() ? trim(row.fields[layout->student]) : std::string_view();
         piece.students.push_back(read_name(field, "student", ignored));
+        if (layout->submitted) {
+          const std::string_view time =
+              *layout->submitted < row.fields.size() ? trim(row.fields[*layout->submitted]) : std::string_view();
+          piece.times.push_back(read_name(time, "submitted", ignored));
+        }
       }
     }
     piece.end = part.position();
@@ -832,7 +846,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
                     "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
                         std::to_string(rows) + " rows of " + std::to_string(layout->cells_per_row) +
                         "); split the sheet into smaller ones");
-      if (on_student) on_student(line, piece.students[i]);
+      if (on_student) on_student(line, piece.students[i], layout->submitted ? piece.times[i] : std::string());
     }
     lines_before += piece.end.line - 1;
   }

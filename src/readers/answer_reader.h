@@ -42,7 +42,8 @@ struct ReadLimits {
 // key 'q1' (first given at line 2)"). `source` is copied into
 // Submission::source.
 //
-// The file is a map with rubric, student, seed, variant, generator and
+// The file is a map with rubric, student, seed, variant, generator,
+// submitted (when it was handed in, as written: Submission::submitted) and
 // answers; other top-level keys are noted and ignored. answers maps question
 // id → part name → value, where a value is one cell (a scalar or null), one
 // row (a list of scalars) or rows (a list of lists). Nulls become "". Part
@@ -116,8 +117,10 @@ struct SheetInfo {
 // The header row needs a student id column (class_columns in
 // readers/columns.h: `student`, `Student ID`, `id`, ..., `email`, or the one
 // limits.sheet_columns names), may have a name column (`name`, `full name`,
-// or `first name` and `last name`), and `seed`, `variant` and `rubric`
-// columns. A cell column is named
+// or `first name` and `last name`), a column of when each row was handed in
+// (submitted_column in readers/columns.h: a form's `Timestamp` or
+// `Completion time`, into Submission::submitted), and `seed`, `variant` and
+// `rubric` columns. A cell column is named
 // question.part[.index[.index]] with 1-based indices: `q1.weights.2` is
 // rows[0][1] of a one-row part, `q2.scores.1.3` is rows[0][2] of a matrix,
 // `q3.most_attended` is rows[0][0]. A question id here is 1 to 40 letters,
@@ -162,14 +165,19 @@ class SheetReader {
  public:
   // Checks the whole sheet and reads its header; throws Error as read_sheet
   // does. `on_student`, when given, is called for every row that is not blank,
-  // in order (as submission() numbers them), with its line and student id.
+  // in order (as submission() numbers them), with its line, student id and
+  // submitted cell (trimmed; "" when blank or the sheet has no such column).
   // The check runs on up to `jobs` threads (a large sheet in pieces split at
   // record starts); what it finds, errors included, does not depend on them.
   SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-              const std::function<void(int line, const std::string& student)>& on_student = {}, unsigned jobs = 1);
+              const std::function<void(int line, const std::string& student, const std::string& submitted)>& on_student = {},
+              unsigned jobs = 1);
 
   // Header names that look like cells but are not (as SheetInfo).
   const std::vector<std::string>& unknown_columns() const { return unknown_; }
+  // The header of the column of when rows were handed in, as written
+  // (printable): "Timestamp"; "" when the sheet has none.
+  const std::string& submitted_column() const { return submitted_column_; }
   // How many rows are not blank (the header not counted).
   std::size_t rows() const { return rows_.size(); }
   // Row `index` (0-based, of the rows that are not blank, in sheet order) as
@@ -186,6 +194,7 @@ class SheetReader {
   std::vector<CsvReader::Position> rows_;  // where each row that is not blank starts
   std::shared_ptr<const SheetLayout> layout_;
   std::vector<std::string> unknown_;
+  std::string submitted_column_;
 };
 
 }  // namespace attnmark

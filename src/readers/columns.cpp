@@ -85,6 +85,18 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
   return c;
 }
 
+const std::vector<std::string>& submitted_column_titles() {
+  static const std::vector<std::string> titles = {"submitted", "submitted at", "submission time", "timestamp",
+                                                  "completion time", "completed"};
+  return titles;
+}
+
+std::optional<std::size_t> submitted_column(const std::vector<std::string>& header) {
+  for (const std::string& title : submitted_column_titles())
+    if (const std::optional<std::size_t> at = find(header, title)) return at;
+  return std::nullopt;
+}
+
 std::string name_in(const std::vector<std::string>& fields, const ClassColumns& columns) {
   auto at = [&](std::optional<std::size_t> i) {
     return i && *i < fields.size() ? std::string(trim(fields[*i])) : std::string();

@@ -66,6 +66,16 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
 // without one.
 std::string no_id_column_message(const std::vector<std::string>& header);
 
+// The headers recognised as the time a row was handed in, in the order they
+// are preferred, compared as id_column_titles are: submitted, submitted at,
+// submission time, timestamp (Google Forms), completion time (Microsoft
+// Forms; its "Start time" is when the student opened the form), completed
+// (Moodle's quiz responses).
+const std::vector<std::string>& submitted_column_titles();
+
+// The column of `header` that holds when each row was handed in, if any.
+std::optional<std::size_t> submitted_column(const std::vector<std::string>& header);
+
 // The name in a row, from whole or two-part name columns ("" when none).
 std::string name_in(const std::vector<std::string>& fields, const ClassColumns& columns);
 

@@ -540,17 +540,25 @@ Submission read_notebook(std::string_view text, const std::string& source, const
     return refused("the notebook has no answer cells (cells whose metadata.attnmark.part names a part); "
                    "hand in the notebook attnmark generated");
 
-  // The notebook as an answer file's tree: the header's fields, then answers.
+  // The notebook as an answer file's tree: the header's fields, when it was
+  // handed in, then answers.
   YamlNode tree;
   tree.kind = YamlNode::Kind::map;
+  auto add_field = [&](const char* field, const YamlNode& value) {
+    YamlNode key;
+    key.kind = YamlNode::Kind::scalar;
+    key.text = field;
+    tree.entries.push_back(YamlEntry{std::move(key), value});
+  };
   if (header)
     for (const char* field : header_fields)
-      if (const YamlNode* value = header->find(field)) {
-        YamlNode key;
-        key.kind = YamlNode::Kind::scalar;
-        key.text = field;
-        tree.entries.push_back(YamlEntry{std::move(key), *value});
-      }
+      if (const YamlNode* value = header->find(field)) add_field(field, *value);
+  // The time a tool that collects notebooks records in them: the header's
+  // `submitted`, else the notebook's own metadata.attnmark.submitted (which
+  // may hold it without a header).
+  const YamlNode* submitted = header ? header->find("submitted") : nullptr;
+  if (!submitted) submitted = member(member(member(&root, "metadata"), "attnmark"), "submitted");
+  if (submitted) add_field("submitted", *submitted);
   YamlNode all;
   all.kind = YamlNode::Kind::map;
   std::map<std::string, std::size_t> question_at;

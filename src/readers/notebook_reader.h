@@ -9,6 +9,9 @@
 //   (rubric, student, seed, variant, generator), else the notebook's own
 //   metadata.attnmark, read as an answer file's header is (read_answer_tree);
 //   every other header (cell or notebook metadata) must name the same student;
+// - when it was handed in (Submission::submitted): `submitted` in the header,
+//   else in the notebook's own metadata.attnmark (where a tool that collects
+//   notebooks may record it: Jupyter itself records no time);
 // - the answer cells: code cells whose metadata.attnmark.part names a part
 //   ("q1.weights"). A cell's value is its literal assignment to the part's
 //   variable (answer_variable: `q1_weights = [0.665, "2/3", None]`), when the

@@ -60,3 +60,50 @@ TEST_CASE("mark quotes a 900,000-character cell at most 60 bytes in every feedba
   CHECK(jsonl.find(std::string(58, '9')) == std::string::npos);
   CHECK(jsonl.find(quote) != std::string::npos);
 }
+
+TEST_CASE("mark stops at an input path that is not there, exit 2, before anything is written") {
+  const auto dir = scratch() / "mark-typo";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto out = dir / "marked";
+  const std::string form = (dir / "form.csv").string();
+  attnmark::write_file(form, "Student,q1.weights.1\ns001,0.5\n");
+  // form.cvs for form.csv, as a teacher types it.
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + form + "' '" + (dir / "form.cvs").string() + "' --out '" +
+                        out.string() + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err == "attnmark: " + (dir / "form.cvs").string() + ": no such file or folder\n");
+  CHECK(r.out.empty());
+  CHECK_FALSE(std::filesystem::exists(out));
+  CHECK(listing(dir) == std::vector<std::string>{"form.csv 30"});
+}
+
+TEST_CASE("mark: a renamed resubmission counts by its time, and the summary says which and why") {
+  const auto in = scratch() / "mark-resubmit";
+  const auto out = scratch() / "mark-resubmit-out";
+  std::filesystem::remove_all(in);
+  std::filesystem::remove_all(out);
+  const std::string answers = lesson_answers("[2, 0, 1]", "[0.665, 0.090, 0.245]", "[7.88, 2.12]");
+  auto with_time = [&](const std::string& submitted) {
+    std::string text = answers;
+    const std::size_t at = text.find("\nanswers:");
+    REQUIRE(at != std::string::npos);
+    return text.insert(at, "\nsubmitted: " + submitted);
+  };
+  // The resubmission is all right; the first try got q1's weights wrong. '-' sorts first.
+  attnmark::write_file((in / "s001-resubmit.yaml").string(), with_time("2026-12-01T10:02Z"));
+  std::string first = with_time("2026-12-01T09:00Z");
+  first.replace(first.find("[0.665, 0.090, 0.245]"), 21, "[0.5, 0.25, 0.25]");
+  attnmark::write_file((in / "s001.yaml").string(), first);
+  const Run r = run_cli("mark rubrics/lesson.yaml '" + in.string() + "' --out '" + out.string() + "'");
+  CHECK(r.status == 0);
+  CHECK(r.err == "attnmark: marked 2 submissions (1 duplicate, 1 graded); reports in " + out.string() +
+                     "/: gradebook.csv, summary.md, summary.html, feedback/\n");
+  CHECK(attnmark::read_file((out / "gradebook.csv").string(), 1 << 20) ==
+        "student,name,variant,status,score,max_score,q1,q2,q3,source,reason,flags\r\n"
+        "s001,,a9fc1491e1b448ef,graded,5,16,5,0,0," + (in / "s001-resubmit.yaml").string() + ",,\r\n");
+  const std::string summary = attnmark::read_file((out / "summary.md").string(), 1 << 20);
+  CHECK(summary.find("| " + (in / "s001.yaml").string() + " | s001 | duplicate | superseded by " +
+                     (in / "s001-resubmit.yaml").string() +
+                     " (submitted 2026-12-01T10:02Z, later than this file's 2026-12-01T09:00Z) |") != std::string::npos);
+}

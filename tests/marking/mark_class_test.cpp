@@ -369,9 +369,10 @@ TEST_CASE("the demo class's folder of uploads is marked as a fair marker would",
     CHECK(reason["fixtures/class/answers/s24.docx"] == "binary file (contains NUL bytes)");
     CHECK(reason["fixtures/class/answers/s25.yaml"] == "UTF-16 text; save the file as UTF-8");
     CHECK(reason.count("fixtures/class/answers/s26-2026-03-02.yaml") == 0);  // superseded: in the summary
+    // The later by the time each file records (submitted:), whatever the checkout's modification times.
     CHECK(slurp(out / "summary.md").find("| fixtures/class/answers/s26-2026-03-02.yaml | s26 | duplicate | superseded by "
-                                         "the later submission fixtures/class/answers/s26-2026-03-05.yaml |") !=
-          std::string::npos);
+                                         "fixtures/class/answers/s26-2026-03-05.yaml (submitted 2026-03-05T09:12:00Z, "
+                                         "later than this file's 2026-03-02T15:31:00Z) |") != std::string::npos);
     CHECK(reason["fixtures/class/answers/s28.yaml"] == "answers are for rubric 'lesson', not 'class-demo'");
     CHECK(reason["fixtures/class/answers/s27.yaml"].find("the file is for variant 6082cd4028cea849") == 0);
     CHECK(reason["fixtures/class/answers/unnamed.yaml"] ==
@@ -423,8 +424,9 @@ TEST_CASE("the demo class's form export is marked the same way", "[threads]") {
     CHECK(lines.size() == 25);
     // The first of s26's two rows is superseded: in the summary, not the gradebook.
     const std::string superseded = "fixtures/class/sheet.csv:24";
-    CHECK(slurp(out / "summary.md").find("| " + superseded + " | s26 (Jensen, Mia) | duplicate | superseded by the later submission "
-                                         "fixtures/class/sheet.csv:25 |") != std::string::npos);
+    CHECK(slurp(out / "summary.md").find("| " + superseded + " | s26 (Jensen, Mia) | duplicate | superseded by "
+                                         "fixtures/class/sheet.csv:25 (Timestamp 02/03/2026 15:48:00, later than this "
+                                         "row's 02/03/2026 15:31:00) |") != std::string::npos);
     lines.erase(std::find(lines.begin(), lines.end(), superseded));
     std::vector<std::string> sources;
     for (const Row& r : rows) sources.push_back(r.source);

@@ -54,7 +54,8 @@ int write_class_sheet(const fs::path& path, int rows) {
     const std::string student = fmt::format("s{:05}", who);
     const Variant v = make_variant(rubric, 7, student);
     const QuestionVariant& q = v.questions[0];
-    text += fmt::format("2026-11-30 09:{:02},{}", i % 60, student);
+    // A form's Timestamp, a second a row: a resubmission is later than the row it replaces.
+    text += fmt::format("2026-11-30 {:02}:{:02}:{:02},{}", i / 3600, i / 60 % 60, i % 60, student);
     for (const Vector& row : q.scores)
       for (double s : row) text += "," + format_fixed(s, 0);
     for (std::size_t r = 0; r < q.weights.size(); ++r)

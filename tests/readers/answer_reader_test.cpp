@@ -446,6 +446,10 @@ const std::string class_sheet =
 
 TEST_CASE("a sheet: header with extra columns, BOM, CRLF, quoted fields") {
   const SheetResult r = sheet(class_sheet);
+  // The Timestamp column is when each row was handed in, as written; the reader judges nothing of it.
+  REQUIRE(r.rows.size() == 4);
+  CHECK(r.rows[0].submitted == "2024-05-01");
+  CHECK(r.rows[2].submitted == "2024-05-02");
   CHECK(r.info.unknown_columns ==
         std::vector<std::string>{"q1.wieghts.1", "q1.scores.0", "q9.scores.x", "q1.scores.1.2.3"});
   CHECK(r.info.rows == 4);
@@ -661,8 +665,8 @@ std::string sheet_check(const std::string& text, unsigned jobs, const ReadLimits
   std::string seen;
   try {
     attnmark::SheetReader reader(text, "big.csv", limits,
-                                 [&](int line, const std::string& student) {
-                                   seen += std::to_string(line) + " " + student + "\n";
+                                 [&](int line, const std::string& student, const std::string& submitted) {
+                                   seen += std::to_string(line) + " " + student + (submitted.empty() ? "" : " " + submitted) + "\n";
                                  },
                                  jobs);
     for (std::size_t i = 0; i < reader.rows(); i += 997) {
@@ -765,4 +769,28 @@ TEST_CASE("a row read into a submission that held another row or sheet is the ro
   check(sheet_a, 0);
   CHECK(everything(reused).find("q1.weights sheet : [0.5;0.25;]\n") != std::string::npos);
   CHECK(everything(reused).find("q2.scores sheet : [1;]\n") != std::string::npos);
+}
+
+TEST_CASE("when a submission was handed in: an answer file's submitted:, a sheet's time column") {
+  Submission s = read_answer_file("student: s001\nsubmitted: 2026-12-01T10:02:00Z\nanswers: {}\n", "a.yaml");
+  CHECK(s.submitted == "2026-12-01T10:02:00Z");
+  CHECK(s.notes.empty());
+  s = read_answer_file("{\"student\": \"s001\", \"submitted\": \" 2026/12/01 10:02:03 AM GMT+1 \", \"answers\": {}}", "a.json");
+  CHECK(s.submitted == "2026/12/01 10:02:03 AM GMT+1");
+  CHECK(s.notes.empty());
+  s = read_answer_file("student: s001\nsubmited: 2026-12-01\nanswers: {}\n", "a.yaml");
+  CHECK(s.submitted.empty());
+  CHECK(s.notes == std::vector<std::string>{"unknown key 'submited' ignored (did you mean 'submitted'?)"});
+  // Microsoft Forms: its "Completion time" is when the row was handed in, not its "Start time";
+  // "ID" is the response's number, and "Student ID" the student.
+  const SheetResult r = sheet("ID,Start time,Completion time,Email,Name,Student ID,q1.weights.1\n"
+                              "1,12/1/26 9:58:00,12/1/26 10:02:03,a@x,Ann,s001,0.5\n"
+                              "2,12/1/26 10:10:00,,b@x,Bo,s002,0.5\n");
+  REQUIRE(r.rows.size() == 2);
+  CHECK(r.rows[0].student == "s001");
+  CHECK(r.rows[0].submitted == "12/1/26 10:02:03");
+  CHECK(r.rows[1].submitted.empty());
+  const attnmark::SheetReader reader("Student,Timestamp\ns1,2026-12-01\n", "c.csv", {});
+  CHECK(reader.submitted_column() == "Timestamp");
+  CHECK(attnmark::SheetReader("Student,q1.weights.1\ns1,1\n", "c.csv", {}).submitted_column().empty());
 }

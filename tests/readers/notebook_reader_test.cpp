@@ -244,3 +244,21 @@ TEST_CASE("notebook: the notebook's own metadata holds the header when the heade
   CHECK(read_notebook(nb.dump(), "s007.ipynb").unreadable ==
         "two header cells name different students ('s008' and 's007'); hand in your own notebook");
 }
+
+TEST_CASE("notebook: when it was handed in, from the header or the notebook's own metadata") {
+  // A tool that collects notebooks records the time in the notebook's metadata, beside a header cell.
+  Json nb = {{"nbformat", 4}, {"nbformat_minor", 5},
+             {"metadata", {{"attnmark", {{"submitted", "2026-12-01T10:02:00Z"}}}}},
+             {"cells", Json::array({header_cell("s007"), answer_cell("q1.scores", "q1_scores = [2, 0, 1]")})}};
+  Submission s = read_notebook(nb.dump(), "s007.ipynb");
+  CHECK(s.unreadable.empty());
+  CHECK(s.student == "s007");
+  CHECK(s.submitted == "2026-12-01T10:02:00Z");
+  CHECK(s.notes.empty());
+  // The header's own time comes first.
+  nb["cells"][0]["metadata"]["attnmark"]["submitted"] = "2026-12-02T08:00:00Z";
+  s = read_notebook(nb.dump(), "s007.ipynb");
+  CHECK(s.submitted == "2026-12-02T08:00:00Z");
+  // None recorded: the file's modification time is what marking uses.
+  CHECK(read({header_cell(), answer_cell("q1.scores", "q1_scores = [2, 0, 1]")}).submitted.empty());
+}

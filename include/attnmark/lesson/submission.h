@@ -48,6 +48,10 @@ struct Submission {
   std::string rubric;   // the rubric name recorded in the file, or empty
   std::optional<std::uint64_t> seed;  // recorded in the file
   std::string variant;                // recorded in the file (16 hex digits), or empty
+  // When the file or sheet row says it was handed in, as written (trimmed):
+  // an answer file's `submitted:`, a form's Timestamp; empty when it does not
+  // say. Read by the rule of which submission counts, never by the grader.
+  std::string submitted;
   // question id → part name ("scores", "most_attended") → cells.
   std::map<std::string, std::map<std::string, PartAnswer>> answers;
   // Things read past that the student or teacher should know ("unknown question 'q9'").
