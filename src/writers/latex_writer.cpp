@@ -183,7 +183,7 @@ std::string latex_escape(std::string_view text) {
       case '>': out += "\\textgreater{}"; break;
       case '|': out += "\\textbar{}"; break;
       case '"': out += "''"; break;
-      // Each alone, so no -- -- `` ?` ligature forms from a student's text.
+      // Each alone, so no -- --- `` ?` ligature forms from a student's text.
       case '-': out += "-{}"; break;
       case '`': out += "{`}"; break;
       case '\'': out += "{'}"; break;
@@ -192,6 +192,12 @@ std::string latex_escape(std::string_view text) {
         if (cp < 0x20 || cp == 0x7f) out += '?';
         else out += c;
     }
+    // Braces keep pdflatex from joining two characters into a ligature, but
+    // not LuaLaTeX or XeLaTeX: an italic correction (no space after an
+    // upright letter) keeps all three from it.
+    if (i < text.size() && std::string_view("-`',!?").find(c) != std::string_view::npos &&
+        std::string_view("-`',").find(text[i]) != std::string_view::npos)
+      out += "\\/";
   }
   return out;
 }

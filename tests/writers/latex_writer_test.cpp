@@ -17,7 +17,8 @@ TEST_CASE("latex_escape makes any text safe for LaTeX and keeps every letter as 
   CHECK(latex_escape("Nguyễn Thị Ánh") == "Nguyễn Thị Ánh");
   CHECK(latex_escape("Σωκράτης Фёдор_1") == "Σωκράτης Фёдор\\_1");
   CHECK(latex_escape("a\xC2\x85" "b\x07") == "a?b?");  // C1 and C0 controls are not text
-  CHECK(latex_escape("--`a'<b>|") == "-{}-{}{`}a{'}\\textless{}b\\textgreater{}\\textbar{}");
+  CHECK(latex_escape("--`a'<b>|") == "-{}\\/-{}\\/{`}a{'}\\textless{}b\\textgreater{}\\textbar{}");
+  CHECK(latex_escape("a-b ?`x ,,y ''z") == "a-{}b ?\\/{`}x ,\\/,y {'}\\/{'}z");
   CHECK(latex_escape("\xff") == "?");
 }
 
