@@ -128,7 +128,7 @@ Error not_a_rubric(const std::string& path, std::string_view command) {
   return Error(shown, 0, 0, fmt::format("is not a rubric ({})", usage));
 }
 
-// The same cap the rubric reader puts on a rubric: an answer file is smaller.
+// At most what the rubric reader reads of a rubric (1 MiB); an answer file is far smaller.
 constexpr std::size_t max_rubric_argument_bytes = std::size_t(1) << 20;
 
 }  // namespace

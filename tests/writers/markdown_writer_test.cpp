@@ -38,7 +38,7 @@ TEST_CASE("a worksheet and key in Markdown print the roster's name beside the id
     const std::string hostile = render_markdown(sheet_document(rubric, v, sheet, "<b>*Ada*</b> | _x_ [y](z)\n# h"));
     CHECK(count(hostile, "\nName: \\<b\\>\\*Ada\\*\\</b\\> \\| \\_x\\_ \\[y\\](z) \\# h · Student: s001 · ") == 1);
     CHECK(count(hostile, "<b>") == 0);
-    // No roster name: no Name, the line as it always was.
+    // No roster name: the line starts with the student id.
     const std::string nameless = render_markdown(rubric, v, sheet);
     CHECK(count(nameless, "Name:") == 0);
     CHECK(count(nameless, "\nStudent: s001 · Variant: " + variant) == 1);
