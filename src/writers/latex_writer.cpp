@@ -243,7 +243,9 @@ std::string sheet_latex(const std::vector<SheetDocument>& sheets, TextSize size)
 \newcommand{\fitname}[1]{\raggedright\arraybackslash\fit@words#1 \@nil}
 \def\fit@words#1 #2\@nil{\fitword{#1}\if\relax\detokenize{#2}\relax\expandafter\@gobble\else
   \expandafter\@firstofone\fi{ \fit@words#2\@nil}}
-\newcommand{\fitword}[1]{\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{#1}}
+\newsavebox{\fitbox}
+\newcommand{\fitword}[1]{\sbox{\fitbox}{#1}\ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}\else
+  \usebox{\fitbox}\fi}
 \makeatother
 \newcommand{\sheetfooter}{}
 \makeatletter

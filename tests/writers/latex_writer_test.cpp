@@ -53,7 +53,7 @@ TEST_CASE("a LaTeX sheet sets a roster's name in any script as it is, in the nam
   const std::string long_word = "Константинопольская-Дарданелльская";
   const std::string spaced = sheet_latex({sheet_document(rubric, v, Sheet::worksheet, "  Анна \t " + long_word + " ")}, TextSize::normal);
   CHECK(count(spaced, "Name & \\fitname{Анна " + latex_escape(long_word) + "} & Student ID") == 1);
-  CHECK(count(spaced, "\\newcommand{\\fitword}[1]{\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{#1}}") == 1);
+  CHECK(count(spaced, "\\newcommand{\\fitword}[1]{\\sbox{\\fitbox}{#1}\\ifdim\\wd\\fitbox>\\linewidth\\resizebox{\\linewidth}{!}") == 1);
 }
 
 TEST_CASE("a LaTeX class pack names each student in their own name box") {
