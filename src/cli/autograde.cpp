@@ -208,12 +208,14 @@ int run_pack(const AutogradeOptions& options, const std::string& rubric_path, co
 }  // namespace
 
 void declare_autograde(CLI::App& sub, AutogradeOptions& options) {
-  // Its --help shows every value as TEXT, --seed's too.
-  sub.add_option("platform", options.platform, "gradescope, prairielearn or gradescope-pack")->required();
-  sub.add_option("rubric", options.rubrics, "Rubric file (YAML)")->required();
-  add_seed_option(sub, options.seed, "Seed; default: the rubric's seed:")->type_name("TEXT");
-  sub.add_option("--root", options.root, "The grader's folder (default /autograder, or /grade for PrairieLearn)");
-  sub.add_option("--student", options.student, "Student id, when the submission does not say");
+  sub.add_option("platform", options.platform, "gradescope, prairielearn or gradescope-pack")
+      ->required()
+      ->type_name("PLATFORM");
+  sub.add_option("rubric", options.rubrics, "Rubric file (YAML)")->required()->type_name("FILE");
+  add_seed_option(sub, options.seed, "Seed (a whole number); default: the rubric's seed:");
+  sub.add_option("--root", options.root, "The grader's folder (default /autograder, or /grade for PrairieLearn)")
+      ->type_name("DIR");
+  sub.add_option("--student", options.student, "Student id, when the submission does not say")->type_name("ID");
   add_output_option(sub, options.output, "gradescope-pack: the zip to write");
   sub.add_flag("--force", options.force, "gradescope-pack: replace the zip if it exists");
 }
@@ -229,7 +231,7 @@ int run_autograde(const AutogradeOptions& options, std::ostream& out, std::ostre
     throw Error(fmt::format("--student: {} {}", quoted_printable(options.student), problem));
   if (platform != "gradescope-pack" && !options.output.empty())
     throw Error(fmt::format("autograde {}: -o is for gradescope-pack; results go to ROOT/results/results.json", platform));
-  const Rubric rubric = load_rubric_file(options.rubrics[0]);
+  const Rubric rubric = load_rubric_argument(options.rubrics[0], "autograde");
   if (platform == "gradescope-pack") return run_pack(options, options.rubrics[0], rubric, err);
   const std::optional<std::uint64_t> seed = seed_of(options, rubric);
   if (platform == "gradescope") {

@@ -141,10 +141,12 @@ void require_class_students(const ClassPage& page, const std::string& db, const 
                           one ? "is" : "are", db, one ? "its" : "their", one ? "" : "s"));
 }
 
-// The sheet's document, with the class page's address and the student's
-// code on a worksheet of a served class.
-SheetDocument document(const Rubric& rubric, const Variant& variant, Sheet sheet, const ClassPage& page) {
-  SheetDocument doc = sheet_document(rubric, variant, sheet);
+// The sheet's document, with the roster's name for the student (or none),
+// and the class page's address and the student's code on a worksheet of a
+// served class.
+SheetDocument document(const Rubric& rubric, const Variant& variant, Sheet sheet, const std::string& name,
+                       const ClassPage& page) {
+  SheetDocument doc = sheet_document(rubric, variant, sheet, name);
   if (page.room && sheet == Sheet::worksheet) {
     doc.check_url = page.url;
     doc.access_code = page.room->code_of(variant.student);
@@ -158,19 +160,19 @@ std::string render(const Job& job, const Rubric& rubric, const Variant& variant,
                    const HtmlStyle& style, const ClassPage& page) {
   const Sheet sheet = job.key ? Sheet::key : Sheet::worksheet;
   if (job.answers) return render_answer_template(rubric, variant, !page.room);
-  if (job.format == "md") return render_markdown(document(rubric, variant, sheet, page));
   if (job.format == "json") return render_json(variant, sheet);
   if (job.format == "jsonl") return render_json_line(variant, Sheet::key);
-  const SheetDocument doc = document(rubric, variant, sheet, page);
+  const SheetDocument doc = document(rubric, variant, sheet, name, page);
+  if (job.format == "md") return render_markdown(doc);
   if (job.format == "ipynb") return render_notebook(variant, sheet, doc);
-  if (job.format == "html") return sheet_html(doc, name, style);
-  return sheet_latex({NamedSheet{doc, name}}, style.text_size);
+  if (job.format == "html") return sheet_html(doc, doc.name, style);
+  return sheet_latex({doc}, style.text_size);
 }
 
 // What a roster run made for one student.
 struct StudentOutput {
   ClassPageSheet worksheet, key;          // for the class pack and class key
-  NamedSheet worksheet_tex, key_tex;      // the same for their LaTeX (--format tex)
+  SheetDocument worksheet_tex, key_tex;   // the same for their LaTeX (--format tex)
   std::string line;                       // jsonl
 };
 
@@ -349,9 +351,9 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
       StudentOutput& o = outputs[i];
       for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
         if (sheet == Sheet::worksheet && job.key) continue;
-        SheetDocument doc = document(rubric, variant, sheet, page);
-        (sheet == Sheet::key ? o.key : o.worksheet) = class_page_sheet(doc, s.name, i + 1, style);
-        if (job.format == "tex") (sheet == Sheet::key ? o.key_tex : o.worksheet_tex) = NamedSheet{std::move(doc), s.name};
+        SheetDocument doc = document(rubric, variant, sheet, s.name, page);
+        (sheet == Sheet::key ? o.key : o.worksheet) = class_page_sheet(doc, doc.name, i + 1, style);
+        if (job.format == "tex") (sheet == Sheet::key ? o.key_tex : o.worksheet_tex) = std::move(doc);
       }
     }
   });
@@ -359,7 +361,7 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   const std::string title = display_title(rubric);
   if (packs) {
     std::vector<ClassPageSheet> worksheets, keys;
-    std::vector<NamedSheet> worksheets_tex, keys_tex;
+    std::vector<SheetDocument> worksheets_tex, keys_tex;
     for (StudentOutput& o : outputs) {
       if (!job.key) worksheets.push_back(std::move(o.worksheet));
       keys.push_back(std::move(o.key));
@@ -458,7 +460,7 @@ int run_generate(const GenerateOptions& options, std::ostream& out, std::ostream
   const std::string student(trim(options.student));
   if (const std::string problem = student_id_problem(student); !problem.empty())
     throw Error(fmt::format("--student: {} {}", quoted_printable(options.student), problem));
-  const Rubric rubric = load_rubric_file(options.rubrics[0]);
+  const Rubric rubric = load_rubric_argument(options.rubrics[0], options.command);
   ClassPage page;
   std::optional<Store> served;
   if (!options.db.empty()) served.emplace(options.db, StoreUse::read);

@@ -53,6 +53,7 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
     return 2;
   }
   if (options.inputs.empty()) {
+    refuse_input_as_rubric(options.rubric, "mark");  // "mark answers/": the rubric left out
     err << "attnmark: mark: INPUT is required; see attnmark mark --help\n";
     return 2;
   }
@@ -73,7 +74,7 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
   settings.exports = options.exports;
   settings.assignment = options.assignment;
   settings.assignment_id = options.assignment_id;
-  const Rubric rubric = load_rubric_file(options.rubric);
+  const Rubric rubric = load_rubric_argument(options.rubric, "mark");
   if (!options.roster.empty()) {
     std::vector<std::string> notes;
     settings.roster = read_roster(read_file(options.roster, max_roster_bytes), options.roster, settings.sheet_columns, &notes);

@@ -11,7 +11,10 @@
 #include <thread>
 
 #include "attnmark/base/error.h"
+#include "base/files.h"
 #include "base/text.h"
+#include "readers/rubric_loader.h"
+#include "readers/yaml_tree.h"
 #include "serve/limits.h"
 
 namespace attnmark {
@@ -109,12 +112,59 @@ void refuse_to_replace(const std::string& output, bool force) {
   if (!force) throw Error(output, 0, 0, "already exists; pass --force to replace it");
 }
 
+namespace {
+
+// The Error for a class's input given where the rubric goes, with an example
+// of `command`'s arguments in their order.
+Error not_a_rubric(const std::string& path, std::string_view command) {
+  const std::string shown = printable(path, 200);
+  const std::string usage =
+      command == "mark"        ? fmt::format("the first argument is the rubric, e.g. attnmark mark rubrics/lesson.yaml {}", shown)
+      : command == "autograde" ? std::string("the rubric comes after the platform, e.g. attnmark autograde gradescope "
+                                             "rubrics/lesson.yaml")
+                               : fmt::format("the first argument is the rubric, e.g. attnmark {} rubrics/lesson.yaml "
+                                             "--student s001",
+                                             command);
+  return Error(shown, 0, 0, fmt::format("is not a rubric ({})", usage));
+}
+
+// At most what the rubric reader reads of a rubric (1 MiB); an answer file is far smaller.
+constexpr std::size_t max_rubric_argument_bytes = std::size_t(1) << 20;
+
+}  // namespace
+
+void refuse_input_as_rubric(const std::string& path, std::string_view command) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw not_a_rubric(path, command);
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  if (ext == ".csv" || ext == ".tsv" || ext == ".ipynb") throw not_a_rubric(path, command);
+  // An answer file (YAML or JSON) names its student and holds answers; a
+  // rubric holds questions. Anything unreadable here is the reader's to say.
+  bool answer_file = false;
+  try {
+    const YamlNode doc = parse_yaml(read_file(path, max_rubric_argument_bytes), path);
+    answer_file = doc.is_map() && !doc.find("questions") && (doc.find("answers") || doc.find("student"));
+  } catch (const Error&) {
+    return;
+  }
+  if (answer_file) throw not_a_rubric(path, command);
+}
+
+Rubric load_rubric_argument(const std::string& path, std::string_view command) {
+  try {
+    return load_rubric_file(path);
+  } catch (const Error&) {
+    refuse_input_as_rubric(path, command);
+    throw;
+  }
+}
+
 CLI::Option* add_seed_option(CLI::App& sub, std::optional<std::string>& seed, const std::string& help) {
-  return sub.add_option("--seed", seed, help)->type_name("N");
+  return sub.add_option("--seed", seed, help)->type_name(number_type_name);
 }
 
 void add_jobs_option(CLI::App& sub, std::optional<std::string>& jobs, const std::string& help) {
-  sub.add_option("--jobs", jobs, help)->type_name("N");
+  sub.add_option("--jobs", jobs, help)->type_name(number_type_name);
 }
 
 void add_output_option(CLI::App& sub, std::string& output, const std::string& help) {

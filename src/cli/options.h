@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "attnmark/lesson/rubric.h"
 #include "readers/columns.h"
 #include "writers/theme.h"
 
@@ -55,6 +56,26 @@ std::int64_t parse_date(const std::string& option, const std::string& text);
 // replace it").
 void refuse_to_replace(const std::string& output, bool force);
 
+// The rubric a command's argument names, for `command` (mark, generate,
+// key, template, autograde). A class's input in its place (a folder, a CSV
+// sheet, a notebook, an answer file) is the slip of leaving the rubric out,
+// so it is said as that, with an example, rather than as the rubric reader's
+// complaint about the input's keys; any other problem is the rubric reader's
+// own Error.
+//   load_rubric_argument("answers/", "mark");
+//   // throws "answers/: is not a rubric (the first argument is the rubric,
+//   //         e.g. attnmark mark rubrics/lesson.yaml answers/)"
+Rubric load_rubric_argument(const std::string& path, std::string_view command);
+
+// Throws load_rubric_argument's "is not a rubric" Error when `path` is
+// plainly a class's input; returns otherwise (a file that cannot be read,
+// or a rubric with mistakes, is left to the rubric reader).
+void refuse_input_as_rubric(const std::string& path, std::string_view command);
+
+// What --help shows for an option that takes a whole number (--seed NUMBER):
+// such options are declared on text (see above), which CLI11 would show as TEXT.
+inline constexpr const char* number_type_name = "NUMBER";
+
 // --theme and --text-size of a command that writes HTML.
 struct PageOptions {
   std::string theme = "default";   // default, cream, tint, high-contrast
@@ -66,8 +87,8 @@ struct PageOptions {
 // to the caller's field; `help` is the line --help shows, which says what
 // the option means to that command. Those returning CLI::Option* let the
 // caller refine it.
-CLI::Option* add_seed_option(CLI::App& sub, std::optional<std::string>& seed, const std::string& help);  // --seed N
-void add_jobs_option(CLI::App& sub, std::optional<std::string>& jobs, const std::string& help);         // --jobs N
+CLI::Option* add_seed_option(CLI::App& sub, std::optional<std::string>& seed, const std::string& help);  // --seed NUMBER
+void add_jobs_option(CLI::App& sub, std::optional<std::string>& jobs, const std::string& help);         // --jobs NUMBER
 void add_output_option(CLI::App& sub, std::string& output, const std::string& help);  // -o,--output,--out PATH
 void add_roster_option(CLI::App& sub, std::string& roster, const std::string& help);  // --roster CSV
 void add_score_option(CLI::App& sub, std::string& score, const std::string& help);    // --score best|last

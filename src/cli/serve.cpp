@@ -149,8 +149,8 @@ void declare_serve(CLI::App& sub, ServeOptions& options) {
       ->type_name("FILE");
   sub.add_option("--host", options.host, "Address to listen on (default 127.0.0.1: this machine only)")
       ->type_name("ADDRESS");
-  sub.add_option("--port", options.port, "Port (default 8080; 0: any free port)")->type_name("N");
-  sub.add_option("--attempts", options.attempts, "Attempts kept per student (default: no limit)")->type_name("N");
+  sub.add_option("--port", options.port, "Port (default 8080; 0: any free port)")->type_name(number_type_name);
+  sub.add_option("--attempts", options.attempts, "Attempts kept per student (default: no limit)")->type_name(number_type_name);
   sub.add_option("--close", options.close, "After this (UTC), checks are shown but not kept")->type_name("DATE");
   sub.add_option("--reveal-after", options.reveal_after,
                  "With the rubric's reveal_answers: true, show answers only after this (UTC)")
@@ -158,7 +158,7 @@ void declare_serve(CLI::App& sub, ServeOptions& options) {
   add_score_option(sub, options.score, "The gradebook's attempt of each student: best or last");
   sub.add_option("--checks-per-minute", options.checks_per_minute,
                  "Checks allowed per student in any minute (default 30); more are refused for a while")
-      ->type_name("N");
+      ->type_name(number_type_name);
   sub.add_option("--storage-per-student", options.storage_per_student,
                  "Attempts' bytes kept per student (default 2MiB); later checks are answered, not kept")
       ->type_name("SIZE");

@@ -69,7 +69,7 @@ void declare_validate(CLI::App& sub, ValidateOptions& options) {
   sub.add_flag("--self-test", options.self_test,
                "Also mark every mistake the grader knows, and right answers in every spelling, on many variants");
   sub.add_option("--seeds", options.seeds, "With --self-test: how many students' variants (default 40)")
-      ->type_name("N");
+      ->type_name(number_type_name);
 }
 
 int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {

@@ -9,20 +9,6 @@
 namespace attnmark {
 namespace {
 
-// Code points above U+00A0 that pdflatex sets with its default fonts and
-// UTF-8 input (Latin-1 and Latin Extended-A, less those OT1 lacks).
-bool settable(std::uint32_t cp) {
-  if (cp < 0xa1 || cp > 0x17e) return false;
-  switch (cp) {
-    case 0xab: case 0xbb: case 0xd0: case 0xde: case 0xf0: case 0xfe: case 0x104: case 0x105: case 0x110:
-    case 0x111: case 0x118: case 0x119: case 0x126: case 0x127: case 0x12e: case 0x12f: case 0x138: case 0x13f:
-    case 0x140: case 0x149: case 0x14a: case 0x14b: case 0x166: case 0x167: case 0x172: case 0x173: case 0xad:
-      return false;
-    default:
-      return true;
-  }
-}
-
 // The lesson's symbols and common punctuation, as LaTeX commands.
 const char* symbol(std::uint32_t cp) {
   switch (cp) {
@@ -48,7 +34,7 @@ const char* symbol(std::uint32_t cp) {
 }
 
 // Like latex_escape, with a break allowed after every character, for ids
-// and names that may have no spaces but must fit a narrow box.
+// and addresses that may have no spaces but must fit a narrow box.
 std::string breakable(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
@@ -58,6 +44,23 @@ std::string breakable(std::string_view text) {
     i += n;
   }
   return out;
+}
+
+// A roster's name for the name box: \fitname{...} (see sheet_latex) around
+// the name's words, each latex_escape'd and as the roster has it, one space
+// between them (so the .tex holds the name itself); empty for no name, as
+// \fitname takes at least one word.
+std::string name_tex(std::string_view name) {
+  std::string words;
+  std::size_t i = 0;
+  auto space = [&](std::size_t at) { return name[at] == ' ' || name[at] == '\t' || name[at] == '\n' || name[at] == '\r'; };
+  while (i < name.size()) {
+    while (i < name.size() && space(i)) ++i;
+    const std::size_t start = i;
+    while (i < name.size() && !space(i)) ++i;
+    if (i > start) words += (words.empty() ? "" : " ") + latex_escape(name.substr(start, i - start));
+  }
+  return words.empty() ? std::string() : "\\fitname{" + words + "}";
 }
 
 std::string inline_tex(const Inline& text) {
@@ -99,7 +102,7 @@ std::string blocks_tex(const std::vector<SheetBlock>& blocks) {
   return out;
 }
 
-std::string sheet_tex(const SheetDocument& doc, std::string_view name) {
+std::string sheet_tex(const SheetDocument& doc) {
   const bool key = doc.sheet == Sheet::key;
   std::string out = "\\clearpage\\setcounter{page}{1}\n";
   out += fmt::format("\\renewcommand{{\\sheetfooter}}{{{} \\ensuremath{{\\cdot}} {} \\ensuremath{{\\cdot}} {} "
@@ -107,11 +110,11 @@ std::string sheet_tex(const SheetDocument& doc, std::string_view name) {
                      latex_escape(doc.title), key ? "answer key" : "worksheet",
                      doc.student.empty() ? std::string("no student id") : "student " + breakable(doc.student),
                      doc.variant, doc.seed ? fmt::format(" \\ensuremath{{\\cdot}} seed {}", *doc.seed) : std::string());
-  out += fmt::format("{{\\small\\bfseries {}}}\\par\n{{\\titlesize\\bfseries {}\\par}}\\medskip\n",
+  out += fmt::format("{{\\small\\bfseries {}}}\\par\n{{\\titlesize\\bfseries\\raggedright {}\\par}}\\medskip\n",
                      key ? "ANSWER KEY \\ensuremath{\\cdot} FOR THE TEACHER" : "WORKSHEET", latex_escape(doc.title));
   out += "\\noindent\\begin{tabularx}{\\linewidth}{@{}>{\\bfseries}l>{\\hsize=1.4\\hsize}X>{\\bfseries}l>{\\hsize=.6\\hsize}X>{\\bfseries}lp{18mm}@{}}\n";
   out += fmt::format("Name & {} & Student ID & {} & Score & \\hfill / {} \\\\\\cline{{2-2}}\\cline{{4-4}}\\cline{{6-6}}\n",
-                     breakable(name), breakable(doc.student), format_exact(doc.max_score));
+                     name_tex(doc.name), breakable(doc.student), format_exact(doc.max_score));
   out += "\\end{tabularx}\n\n";
   out += fmt::format("{{\\small Variant {}{} \\ensuremath{{\\cdot}} Rubric {} \\ensuremath{{\\cdot}} {}}}\n\n",
                      doc.variant, doc.seed ? fmt::format(" \\ensuremath{{\\cdot}} Seed {}", *doc.seed) : std::string(),
@@ -158,8 +161,10 @@ std::string latex_escape(std::string_view text) {
       continue;
     }
     if (n > 1) {
-      if (settable(cp)) out.append(text.substr(i - n, n));
-      else out += '?';
+      // C1 controls are never text; every other letter is written as it is,
+      // for the engine to set (see sheet_latex).
+      if (cp < 0xa0) out += '?';
+      else out.append(text.substr(i - n, n));
       continue;
     }
     const char c = static_cast<char>(cp);
@@ -178,7 +183,7 @@ std::string latex_escape(std::string_view text) {
       case '>': out += "\\textgreater{}"; break;
       case '|': out += "\\textbar{}"; break;
       case '"': out += "''"; break;
-      // Each alone, so no -- -- `` ?` ligature forms from a student's text.
+      // Each alone, so no -- --- `` ?` ligature forms from a student's text.
       case '-': out += "-{}"; break;
       case '`': out += "{`}"; break;
       case '\'': out += "{'}"; break;
@@ -187,26 +192,61 @@ std::string latex_escape(std::string_view text) {
         if (cp < 0x20 || cp == 0x7f) out += '?';
         else out += c;
     }
+    // Braces keep pdflatex from joining two characters into a ligature, but
+    // not LuaLaTeX or XeLaTeX: an italic correction (no space after an
+    // upright letter) keeps all three from it.
+    if (i < text.size() && std::string_view("-`',!?").find(c) != std::string_view::npos &&
+        std::string_view("-`',").find(text[i]) != std::string_view::npos)
+      out += "\\/";
   }
   return out;
 }
 
-std::string sheet_latex(const std::vector<NamedSheet>& sheets, TextSize size) {
+std::string sheet_latex(const std::vector<SheetDocument>& sheets, TextSize size) {
   const char* body = size == TextSize::normal ? "\\normalsize" : size == TextSize::large ? "\\large" : "\\Large";
   const char* head = size == TextSize::normal ? "\\large" : size == TextSize::large ? "\\Large" : "\\LARGE";
   const char* title = size == TextSize::normal ? "\\LARGE" : size == TextSize::large ? "\\huge" : "\\Huge";
-  std::string out = fmt::format("% Written by attnmark ({}). Compile with: pdflatex FILE.tex\n", generator_version);
+  std::string out = fmt::format("% Written by attnmark ({}). Compile with: lualatex FILE.tex (or xelatex);\n"
+                                "% pdflatex sets Latin letters only, and prints any other letter as ?.\n",
+                                generator_version);
   out += fmt::format("\\documentclass[{}]{{article}}\n", size == TextSize::normal ? "11pt" : "12pt");
-  out += R"(\usepackage[utf8]{inputenc}
+  out += R"(\usepackage{iftex}
+\ifPDFTeX
+% pdflatex: UTF-8 input, Latin letters in T1 (Latin Modern); a letter no
+% loaded encoding has (Vietnamese, Greek, Cyrillic...) prints as ? rather
+% than stopping the run.
+\usepackage[utf8]{inputenc}
+\usepackage[T1]{fontenc}
+\usepackage{lmodern}
+\makeatletter
+\def\UTFviii@undefined@err#1{?}
+\makeatother
+\else
+% LuaLaTeX or XeLaTeX: OpenType fonts, so a name in any script DejaVu covers
+% (Latin with Vietnamese, Greek, Cyrillic...) is set as it is.
+\usepackage{fontspec}
+\IfFontExistsTF{DejaVu Serif}{\setmainfont{DejaVu Serif}}{}
+\IfFontExistsTF{DejaVu Sans Mono}{\setmonofont{DejaVu Sans Mono}[Scale=MatchLowercase]}{}
+\fi
 % The 170 x 235 mm text block fits A4 and US Letter alike: for Letter paper,
 % change a4paper to letterpaper and nothing else.
 \usepackage[a4paper,textwidth=170mm,textheight=235mm,footskip=10mm]{geometry}
-\usepackage{array,tabularx}
+\usepackage{array,tabularx,graphicx}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{4pt}
 \renewcommand{\arraystretch}{1.4}
 \newcolumntype{Y}{>{\raggedright\arraybackslash}X}
 \newcommand{\writein}{\rule{0pt}{10mm}}
+% The name box: the words of a name, lines broken between them; a word wider
+% than the box alone (a long name at a large text size) is shrunk to fit it.
+\makeatletter
+\newcommand{\fitname}[1]{\raggedright\arraybackslash\fit@words#1 \@nil}
+\def\fit@words#1 #2\@nil{\fitword{#1}\if\relax\detokenize{#2}\relax\expandafter\@gobble\else
+  \expandafter\@firstofone\fi{ \fit@words#2\@nil}}
+\newsavebox{\fitbox}
+\newcommand{\fitword}[1]{\sbox{\fitbox}{#1}\ifdim\wd\fitbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\fitbox}}\else
+  \usebox{\fitbox}\fi}
+\makeatother
 \newcommand{\sheetfooter}{}
 \makeatletter
 \def\ps@sheet{\def\@oddhead{}\let\@evenhead\@oddhead
@@ -222,7 +262,7 @@ std::string sheet_latex(const std::vector<NamedSheet>& sheets, TextSize size) {
   out += fmt::format("\\newcommand{{\\questionhead}}[2]{{\\par\\bigskip{{{}\\bfseries #1}}\\hfill{{\\small #2}}\\par\\nopagebreak\\hrule\\nopagebreak\\smallskip}}\n", head);
   out += "\\newcommand{\\parthead}[2]{{\\bfseries #1}\\hfill{\\small #2}\\par}\n";
   out += fmt::format("\\begin{{document}}\n{}\n", body);
-  for (const NamedSheet& s : sheets) out += sheet_tex(s.doc, s.name);
+  for (const SheetDocument& doc : sheets) out += sheet_tex(doc);
   return out + "\\end{document}\n";
 }
 

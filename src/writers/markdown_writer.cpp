@@ -69,11 +69,16 @@ std::string markdown_text(std::string_view text) {
   return out;
 }
 
-std::string render_markdown(const SheetDocument& doc) {
-  std::string out = fmt::format("# {}: {}\n\n", doc.title, doc.sheet == Sheet::key ? "answer key" : "worksheet");
-  out += fmt::format("Student: {} · Variant: {} · {}Rubric: {} · {}\n\n",
+std::string markdown_who(const SheetDocument& doc) {
+  return fmt::format("{}Student: {} · Variant: {} · {}Rubric: {} · {}\n\n",
+                     doc.name.empty() ? std::string() : "Name: " + markdown_text(doc.name) + " · ",
                      doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant,
                      doc.seed ? fmt::format("Seed: {} · ", *doc.seed) : std::string(), doc.rubric, generator_version);
+}
+
+std::string render_markdown(const SheetDocument& doc) {
+  std::string out = fmt::format("# {}: {}\n\n", doc.title, doc.sheet == Sheet::key ? "answer key" : "worksheet");
+  out += markdown_who(doc);
   if (!doc.check_url.empty())
     out += fmt::format("Check your answers at {} with your access code **{}**.\n\n", markdown_text(doc.check_url),
                        markdown_text(doc.access_code));

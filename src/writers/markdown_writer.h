@@ -27,6 +27,11 @@ std::string markdown_text(std::string_view text);
 // Paragraphs and tables in Markdown, each followed by a blank line.
 std::string markdown_blocks(const std::vector<SheetBlock>& blocks);
 
+// The sheet's head line, with its blank line: "Name: Ada Lovelace ·
+// Student: s001 · Variant: … · Seed: 2026 · Rubric: lesson · attnmark-gen/2";
+// no Name without a roster's name. The name and id are markdown_text.
+std::string markdown_who(const SheetDocument& doc);
+
 // The document in Markdown.
 std::string render_markdown(const SheetDocument& doc);
 

@@ -230,9 +230,7 @@ std::string render_notebook(const Variant& variant, Sheet sheet, const SheetDocu
   NotebookBuilder nb;
 
   std::string header = fmt::format("# {}: {}\n\n", doc.title, key ? "answer key" : "worksheet");
-  header += fmt::format("Student: {} · Variant: {} · {}Rubric: {} · {}\n\n",
-                        doc.student.empty() ? "(none)" : markdown_text(doc.student), doc.variant,
-                        doc.seed ? fmt::format("Seed: {} · ", *doc.seed) : std::string(), doc.rubric, generator_version);
+  header += markdown_who(doc);
   if (!key)
     header += "Run the cells from the top (Shift+Enter). In each answer cell, replace every `None` with your "
               "answer, to the decimal places asked, or compute it with the helpers and NumPy. Then save the "

@@ -5,7 +5,8 @@
 //   std::string ipynb = render_notebook(rubric, v, Sheet::worksheet);
 //
 // The cells, in order:
-// - the header (Markdown): title, student, variant, seed, rubric; its
+// - the header (Markdown): title, the roster's name (SheetDocument::name,
+//   when there is one), student, variant, seed, rubric (markdown_who); its
 //   metadata.attnmark records rubric, student, seed, variant and generator,
 //   as the answer file's header does (readers/notebook_reader reads them back),
 //   and so does the notebook's own metadata.attnmark; the cell is neither
@@ -44,7 +45,7 @@ namespace attnmark {
 // REQUIRES: variant was made from rubric.
 std::string render_notebook(const Rubric& rubric, const Variant& variant, Sheet sheet);
 
-// The same, laid out from `doc` (sheet_document(rubric, variant, sheet),
+// The same, laid out from `doc` (sheet_document(rubric, variant, sheet, name),
 // perhaps with a served class's page): when doc.check_url and
 // doc.access_code are set, the self-check reaches that server as that
 // student without any set-up (ATTNMARK_URL and ATTNMARK_CODE, when set,

@@ -383,9 +383,10 @@ class QuestionBuilder {
 
 }  // namespace
 
-SheetDocument sheet_document(const Rubric& rubric, const Variant& variant, Sheet sheet) {
+SheetDocument sheet_document(const Rubric& rubric, const Variant& variant, Sheet sheet, std::string_view name) {
   SheetDocument doc;
   doc.sheet = sheet;
+  doc.name = std::string(name);
   doc.title = display_title(rubric);
   doc.rubric = variant.rubric;
   doc.student = variant.student;

@@ -1,6 +1,6 @@
 // writers/sheet_document.h: a worksheet or key as a document (headings, paragraphs,
-// tables of cells), the one model that the Markdown, HTML and LaTeX writers
-// lay out, so the three can never say different things.
+// tables of cells), the one model that the Markdown, HTML, LaTeX and notebook
+// writers lay out, so they can never say different things.
 //
 //   SheetDocument doc = sheet_document(rubric, variant, Sheet::key);
 //   for (const QuestionSection& q : doc.questions) ...
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnmark/lesson/rubric.h"
@@ -98,6 +99,11 @@ struct SheetDocument {
   std::string title;     // the rubric's title, else its name
   std::string rubric;    // the rubric's name
   std::string student;   // may be empty
+  // The roster's name for the student, as the roster has it (any script);
+  // may be empty, and then the worksheet leaves a line to write it on. Each
+  // writer prints it in the sheet's head, beside the student id, escaped
+  // for its format.
+  std::string name;
   std::string variant;   // 16 hex digits
   // Absent on a served class's worksheet: with the rubric, the seed makes
   // every classmate's key, and that class checks on its page instead.
@@ -110,8 +116,9 @@ struct SheetDocument {
   std::string check_url, access_code;
 };
 
-// The content of one student's worksheet or key.
+// The content of one student's worksheet or key; `name` is the roster's
+// name for them (SheetDocument::name), or empty.
 // REQUIRES: variant was made from rubric.
-SheetDocument sheet_document(const Rubric& rubric, const Variant& variant, Sheet sheet);
+SheetDocument sheet_document(const Rubric& rubric, const Variant& variant, Sheet sheet, std::string_view name = {});
 
 }  // namespace attnmark

@@ -1,7 +1,7 @@
 // Printable pages in a real browser (issue 4): worksheets, a class pack, a
 // key and a class summary are printed to PDF by headless Chromium and read
 // back with poppler (pdfinfo, pdftotext), as a teacher would print them; the
-// LaTeX sheets are compiled with pdflatex. Needs the Debian packages that
+// LaTeX sheets are compiled with lualatex and pdflatex. Needs the Debian packages that
 // scripts/setup --print installs. Without them the tests fail when CI is set
 // and are skipped with a warning otherwise.
 //
@@ -83,7 +83,7 @@ bool tools_present(std::initializer_list<const char*> tools) {
     if (!have(t)) missing += std::string(missing.empty() ? "" : ", ") + t;
   if (missing.empty()) return true;
   const std::string message = "missing " + missing + ": run scripts/setup --print (Debian packages chromium, "
-                              "poppler-utils, texlive-latex-base, texlive-latex-recommended)";
+                              "poppler-utils, texlive-latex-base, texlive-latex-recommended, texlive-luatex, fonts-dejavu-core)";
   if (std::getenv("CI")) FAIL(message);
   WARN("skipped: " << message);
   return false;
@@ -505,12 +505,56 @@ TEST_CASE("pdflatex compiles the LaTeX worksheet, key and class pack", "[browser
     CHECK(text.find("WORKSHEET") != std::string::npos);
     CHECK(text.find("Variant " + make_variant(rubric, 42, students[i].id).id_text()) != std::string::npos);
   }
-  // Special characters are printed, not obeyed; 李 (no font for it) as '?'. With
-  // pdflatex's default fonts Ł is an L with a stroke, _ a rule, ^ and ~ accents,
-  // so pdftotext reads those differently.
+  // Special characters are printed, not obeyed; 李 (pdflatex has no font for
+  // it) as '?'. The name box breaks the name between its words.
   const std::string eve = squeezed(page_text(pack, 4 * own + 1));
-  CHECK(eve.find("ukasz?<&>$#") != std::string::npos);
-  CHECK(eve.find("%") != std::string::npos);
-  CHECK(eve.find("}\\") != std::string::npos);
+  CHECK(eve.find("Łukasz?") != std::string::npos);
+  CHECK(eve.find("<&>$#_^%~{}\\") != std::string::npos);
   check_nothing_past_the_edge(pack, a4_width);
+}
+
+// A roster's names in any script, as LuaLaTeX sets them with DejaVu, and as
+// pdflatex, the fallback, sets what it can (Latin letters; '?' for others).
+TEST_CASE("lualatex sets a roster's names in any script; pdflatex sets the Latin ones", "[browser][tex]") {
+  if (!tools_present({"lualatex", "pdflatex", "pdfinfo", "pdftotext"})) return;
+  const fs::path dir = scratch() / "tex-names";
+  const std::vector<Student> students = {{"s001", "Nguyễn Thị Ánh"},
+                                         {"s002", "Σωκράτης Παπαδόπουλος"},
+                                         {"s003", "Фёдор Достоевский"},
+                                         {"s004", "Zoë Łukasz Dvořák"},
+                                         {"s005", "Wolfeschlegelsteinhausenbergerdorff Константинопольская"}};
+  const Run made = run_attnmark(fmt::format("generate rubrics/lesson.yaml --seed 2026 --roster {} --format tex -o {}",
+                                            quote(write_roster(students).string()), quote(dir.string())));
+  REQUIRE(made.status == 0);
+  for (const char* engine : {"lualatex", "pdflatex"}) {
+    INFO(engine);
+    for (const Student& s : students) {
+      INFO(s.name);
+      const fs::path tex = dir / (s.id + ".tex");
+      CHECK(read_file(tex.string(), 1 << 20).find("\\fitname{" + s.name + "}") != std::string::npos);  // verbatim in the .tex
+      const Run r = sh("cd " + quote(dir.string()) + " && " + engine + " -interaction=nonstopmode -halt-on-error " +
+                       tex.filename().string());
+      INFO(r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0));
+      REQUIRE(r.status == 0);
+      CHECK(r.out.find("Overfull \\hbox") == std::string::npos);
+      // Word by word: the Name box may wrap a name between its words, and
+      // pdftotext then reads the lines apart.
+      const std::string text = flow_text(dir / (s.id + ".pdf"));
+      const bool latin = s.id == "s004";
+      if (std::string(engine) == "lualatex" || latin) {
+        std::size_t words = 0;
+        for (std::size_t at = 0; at < s.name.size();) {
+          const std::size_t end = std::min(s.name.find(' ', at), s.name.size());
+          CHECK(text.find(s.name.substr(at, end - at)) != std::string::npos);
+          ++words;
+          at = end + 1;
+        }
+        CHECK(words >= 2);
+        if (s.id != "s005") CHECK(squeezed(text).find(squeezed(s.name)) != std::string::npos);
+        CHECK(read_file((dir / (s.id + ".log")).string(), 1 << 24).find("Missing character") == std::string::npos);
+      }
+    }
+    // The fallback: what pdflatex has no letters for prints as '?'.
+    if (std::string(engine) == "pdflatex") CHECK(squeezed(flow_text(dir / "s001.pdf")).find("Nguy?nTh?Ánh") != std::string::npos);
+  }
 }

@@ -76,7 +76,7 @@ TEST_CASE("generate --format html and tex write one self-contained file") {
   CHECK(key.out == sheet_html(sheet_document(rubric, v, Sheet::key), "", {Theme::tint, TextSize::x_large}));
   const Run tex = run_cli("key rubrics/lesson.yaml --seed 2026 --student s001 --format tex");
   REQUIRE(tex.status == 0);
-  CHECK(tex.out == sheet_latex({{sheet_document(rubric, v, Sheet::key), ""}}, TextSize::normal));
+  CHECK(tex.out == sheet_latex({sheet_document(rubric, v, Sheet::key)}, TextSize::normal));
   const Run bad = run_cli("generate rubrics/lesson.yaml --format jsonl");
   CHECK(bad.status == 2);
   CHECK(bad.err == "attnmark: --format: expected md, json, html, tex or ipynb; got 'jsonl'\n");
@@ -123,9 +123,9 @@ TEST_CASE("generate --roster writes a class ready to hand out, the same for any 
 
   const Rubric rubric = shipped("one-token");
   const Variant ada = make_variant(rubric, 5, "s001");
-  CHECK(files.at("s001.html") == sheet_html(sheet_document(rubric, ada, Sheet::worksheet), "Lovelace, Ada", {}));
+  CHECK(files.at("s001.html") == sheet_html(sheet_document(rubric, ada, Sheet::worksheet, "Lovelace, Ada"), "Lovelace, Ada", {}));
   CHECK(files.at("s001.answers.yaml") == render_answer_template(rubric, ada));
-  CHECK(files.at("teacher/s001.key.html") == sheet_html(sheet_document(rubric, ada, Sheet::key), "Lovelace, Ada", {}));
+  CHECK(files.at("teacher/s001.key.html") == sheet_html(sheet_document(rubric, ada, Sheet::key, "Lovelace, Ada"), "Lovelace, Ada", {}));
   CHECK(count(files.at("s002.html"), "&lt;script&gt;alert(1)&lt;/script&gt;") == 1);
   CHECK(count(files.at("s002.html"), "<script") == 0);
   const std::string& pack = files.at("teacher/class-pack.html");
@@ -152,9 +152,13 @@ TEST_CASE("key and template with a roster, in every format") {
   const Run md = run_cli(fmt::format("generate rubrics/lesson.yaml --roster '{}' -o '{}'", roster, (dir / "m").string()));
   REQUIRE(md.status == 0);
   const Rubric rubric = shipped("lesson");
-  CHECK(read_file((dir / "m" / "b.md").string(), 1 << 20) == render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::worksheet));
+  // The roster's name is printed on each student's Markdown sheet and key.
+  const Variant bob = make_variant(rubric, 2026, "b");
+  const std::string bob_md = read_file((dir / "m" / "b.md").string(), 1 << 20);
+  CHECK(bob_md == render_markdown(sheet_document(rubric, bob, Sheet::worksheet, "Bob")));
+  CHECK(bob_md.find("Name: Bob · Student: b · ") != std::string::npos);
   CHECK(read_file((dir / "m-teacher" / "b.key.md").string(), 1 << 20) ==
-        render_markdown(rubric, make_variant(rubric, 2026, "b"), Sheet::key));
+        render_markdown(sheet_document(rubric, bob, Sheet::key, "Bob")));
   names.clear();
   for (const auto& [name, bytes] : folder(dir / "m")) names.push_back(name);
   CHECK(names == std::vector<std::string>{"a.answers.yaml", "a.md", "b.answers.yaml", "b.md"});

@@ -111,3 +111,49 @@ TEST_CASE("parse_date reads a UTC date, with or without a time") {
                           bad + "'");
   }
 }
+
+TEST_CASE("a class's input where the rubric goes says the first argument is the rubric: exit 2, nothing written") {
+  namespace fs = std::filesystem;
+  const fs::path dir = scratch() / "rubric-left-out";
+  fs::create_directories(dir / "answers");
+  const std::string answers = (dir / "answers").string() + "/";
+  const std::string s01 = (dir / "answers" / "s01.yaml").string();
+  attnmark::write_file(s01, attnmark::read_file(std::string(ATTNMARK_SOURCE_DIR) + "/fixtures/class/answers/s01.yaml", 1 << 20));
+  const std::string json = (dir / "answers" / "s02.json").string();
+  attnmark::write_file(json, attnmark::read_file(std::string(ATTNMARK_SOURCE_DIR) + "/fixtures/class/answers/s02.json", 1 << 20));
+  const std::string sheet = (dir / "sheet.csv").string();
+  attnmark::write_file(sheet, "student,q1.scores.1\ns01,0\n");
+  const std::string out = (dir / "out").string();
+  auto hint = [](const std::string& path, const std::string& example) {
+    return "attnmark: " + path + ": is not a rubric (the first argument is the rubric, e.g. " + example + ")\n";
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // `attnmark mark answers/`: the folder was taken for the rubric.
+      {fmt::format("mark '{}' -o '{}'", answers, out), hint(answers, "attnmark mark rubrics/lesson.yaml " + answers)},
+      {fmt::format("mark '{}' '{}' -o '{}'", s01, answers, out), hint(s01, "attnmark mark rubrics/lesson.yaml " + s01)},
+      {fmt::format("mark '{}' '{}' -o '{}'", json, answers, out), hint(json, "attnmark mark rubrics/lesson.yaml " + json)},
+      {fmt::format("mark '{}' '{}' -o '{}'", sheet, answers, out), hint(sheet, "attnmark mark rubrics/lesson.yaml " + sheet)},
+      {fmt::format("generate '{}' --student s01", s01),
+       hint(s01, "attnmark generate rubrics/lesson.yaml --student s001")},
+      {fmt::format("key '{}' --student s01", answers), hint(answers, "attnmark key rubrics/lesson.yaml --student s001")},
+      {fmt::format("autograde gradescope '{}' --root '{}'", s01, out),
+       "attnmark: " + s01 + ": is not a rubric (the rubric comes after the platform, e.g. attnmark autograde "
+                            "gradescope rubrics/lesson.yaml)\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const Run r = run_cli(args);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == message);
+    CHECK(!fs::exists(out));
+  }
+  // A rubric with a mistake of its own keeps the rubric reader's own error.
+  const std::string typo = (dir / "typo.yaml").string();
+  attnmark::write_file(typo, "name: x\nbogus: 1\nquestions: []\n");
+  const Run r = run_cli(fmt::format("mark '{}' '{}' -o '{}'", typo, answers, out));
+  CHECK(r.status == 2);
+  CHECK(r.err.starts_with("attnmark: " + typo + ":2:1: unknown key 'bogus'"));
+  // A rubric and no input is still "INPUT is required".
+  CHECK(run_cli("mark rubrics/lesson.yaml -o " + out).err == "attnmark: mark: INPUT is required; see attnmark mark --help\n");
+}

@@ -151,8 +151,10 @@ shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 roster = os.path.join(WORK, "roster.csv")
 students = ["nb-literal", "nb-computed", "nb-printed", "nb-said", "nb-hard", "nb-unrun", "nb-edited", "nb-offline"]
-with open(roster, "w") as f:
-    f.write("student\n" + "".join(s + "\n" for s in students))
+# Each student's roster name, in Vietnamese: the notebook's header prints it.
+NAMES = {s: "Nguyễn Thị Ánh " + s for s in students}
+with open(roster, "w", encoding="utf-8") as f:
+    f.write("student,name\n" + "".join(s + "," + NAMES[s] + "\n" for s in students))
 db = os.path.join(WORK, "class.sqlite")
 SERVER, URL = start_server(roster, db)
 run("generate", RUBRIC, "--roster", roster, "--format", "ipynb", "-o", os.path.join(WORK, "class"), "--db", db, "--url", URL)
@@ -166,6 +168,8 @@ for student in students:
     nbformat.validate(notebook)
     check([c.id for c in notebook.cells] == [c["id"] for c in json.load(open(path))["cells"]], "cell ids kept")
     check(notebook.cells[-1].get("metadata", {}).get("attnmark", {}).get("role") == "self-check", "last cell is the self-check")
+    check(("\nName: %s · Student: %s · " % (NAMES[student], student)) in notebook.cells[0].source,
+          "the header prints the roster's name")
     if student == "nb-literal":
         fill(notebook, LITERAL)
     elif student == "nb-hard":

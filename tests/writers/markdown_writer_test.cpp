@@ -25,3 +25,22 @@ TEST_CASE("a worksheet and key in Markdown show a roster's id escaped") {
     CHECK(count(md, "Student: \\<img src=x onerror=alert(1)\\>\\*\\_\\|\\` · Variant: ") == 1);
   }
 }
+
+TEST_CASE("a worksheet and key in Markdown print the roster's name beside the id, escaped, in any script") {
+  const Rubric rubric = shipped("lesson");
+  const Variant v = make_variant(rubric, 2026, "s001");
+  const std::string variant = v.id_text();
+  for (const Sheet sheet : {Sheet::worksheet, Sheet::key}) {
+    const std::string md = render_markdown(sheet_document(rubric, v, sheet, "Nguyễn Thị Ánh"));
+    CHECK(count(md, "\nName: Nguyễn Thị Ánh · Student: s001 · Variant: " + variant + " · Seed: 2026 · ") == 1);
+    CHECK(count(render_markdown(sheet_document(rubric, v, sheet, "Фёдор Σωκράτης")), "\nName: Фёдор Σωκράτης · Student: s001 · ") == 1);
+    // A name is text, never markup.
+    const std::string hostile = render_markdown(sheet_document(rubric, v, sheet, "<b>*Ada*</b> | _x_ [y](z)\n# h"));
+    CHECK(count(hostile, "\nName: \\<b\\>\\*Ada\\*\\</b\\> \\| \\_x\\_ \\[y\\](z) \\# h · Student: s001 · ") == 1);
+    CHECK(count(hostile, "<b>") == 0);
+    // No roster name: the line starts with the student id.
+    const std::string nameless = render_markdown(rubric, v, sheet);
+    CHECK(count(nameless, "Name:") == 0);
+    CHECK(count(nameless, "\nStudent: s001 · Variant: " + variant) == 1);
+  }
+}
