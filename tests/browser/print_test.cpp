@@ -515,7 +515,7 @@ TEST_CASE("pdflatex compiles the LaTeX worksheet, key and class pack", "[browser
 
 // A roster's names in any script, as LuaLaTeX sets them with DejaVu, and as
 // pdflatex, the fallback, sets what it can (Latin letters; '?' for others).
-TEST_CASE("lualatex sets a roster's names in any script; pdflatex sets the Latin ones", "[browser][tex]") {
+TEST_CASE("lualatex sets a roster's names in any script, and pdflatex sets the Latin ones", "[browser][tex]") {
   if (!tools_present({"lualatex", "pdflatex", "pdfinfo", "pdftotext"})) return;
   const fs::path dir = scratch() / "tex-names";
   const std::vector<Student> students = {{"s001", "Nguyễn Thị Ánh"},
