@@ -15,6 +15,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/threads.h"
+#include "cli/progress.h"
 #include "attnmark/lesson/variant.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
@@ -340,7 +341,9 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   };
 
   const Job key_job{true, false, job.format};
+  Progress progress("writing the sheets of", students.size(), err, is_terminal(err));
   parallel_for(students.size(), jobs, [&](std::size_t i) {
+    progress.step();
     const RosterEntry& s = students[i];
     const Variant variant = make_variant(rubric, seed, s.student);
     if (!job.answers) put(sheet_name(i), render(job, rubric, variant, s.name, style, page));
@@ -386,24 +389,27 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   }
   if (fresh_teacher) fresh_teacher->commit();
   if (fresh) fresh->commit();
+  progress.finish();
+  // Long work says how long it took; quick work, as most is, does not.
+  const std::string took = progress.elapsed() >= 1 ? " in " + progress.took() : "";
 
   // Says what went where: "wrote 2 worksheets and answer files to class (hand
   // these out); 2 keys, class-key.html, class-pack.html to class-teacher (for
   // you only)".
   const std::size_t n = students.size();
-  const std::string keys_text = fmt::format("{} key{}", n, n == 1 ? "" : "s");
-  const std::string what = job.answers ? fmt::format("{} answer file{}", n, n == 1 ? "" : "s")
+  const std::string keys_text = fmt::format("{} key{}", grouped(n), n == 1 ? "" : "s");
+  const std::string what = job.answers ? fmt::format("{} answer file{}", grouped(n), n == 1 ? "" : "s")
                            : job.key   ? keys_text
-                           : answer_files ? fmt::format("{} worksheet{} and answer files", n, n == 1 ? "" : "s")
-                                          : fmt::format("{} notebook{}", n, n == 1 ? "" : "s");
+                           : answer_files ? fmt::format("{} worksheet{} and answer files", grouped(n), n == 1 ? "" : "s")
+                                          : fmt::format("{} notebook{}", grouped(n), n == 1 ? "" : "s");
   std::string teacher_what = teacher_apart ? keys_text : what;
   for (const std::string& name : class_files) teacher_what += ", " + name;
   if (teacher_apart)
-    err << fmt::format("attnmark: wrote {} to {} (hand these out); {} to {} (for the teacher only{})\n", what,
+    err << fmt::format("attnmark: wrote {} to {} (hand these out); {} to {} (for the teacher only{}){}\n", what,
                        options.output, teacher_what, teacher_folder,
-                       page.room ? ": keys and every student's access code" : ": keys and every student's sheet");
+                       page.room ? ": keys and every student's access code" : ": keys and every student's sheet", took);
   else
-    err << fmt::format("attnmark: wrote {} to {}\n", packs ? teacher_what : what, options.output);
+    err << fmt::format("attnmark: wrote {} to {}{}\n", packs ? teacher_what : what, options.output, took);
   return 0;
 }
 

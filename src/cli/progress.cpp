@@ -3,13 +3,18 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <iostream>
 #include <unistd.h>
 
 #include "base/text.h"
 
 namespace attnmark {
 
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool is_terminal(const std::ostream& out) {
+  if (&out == &std::cerr || &out == &std::clog) return ::isatty(STDERR_FILENO) == 1;
+  if (&out == &std::cout) return ::isatty(STDOUT_FILENO) == 1;
+  return false;
+}
 
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -32,8 +37,22 @@ double Progress::elapsed() const { return clock_() - start_; }
 
 std::string Progress::took() const { return duration_text(elapsed()); }
 
+void Progress::step() {
+  if (!terminal_) return;
+  std::size_t count = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    count = ++count_;
+  }
+  done(count);
+}
+
 void Progress::done(std::size_t count) {
   if (!terminal_ || total_ == 0) return;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  // Workers report out of order: the line never goes back.
+  if (count < shown_) return;
+  shown_ = count;
   const double now = clock_();
   // Quick work shows nothing; a drawn line is redrawn at most 10 times a second, and at the end.
   if (now - start_ < 1.0 || (drawn_at_ >= 0 && now - drawn_at_ < 0.1 && count < total_)) return;
@@ -51,6 +70,7 @@ void Progress::done(std::size_t count) {
 }
 
 void Progress::finish() {
+  const std::lock_guard<std::mutex> lock(mutex_);
   if (width_ == 0) return;
   out_ << '\r' << std::string(width_, ' ') << '\r' << std::flush;
   width_ = 0;

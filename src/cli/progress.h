@@ -1,7 +1,7 @@
 // cli/progress.h: the progress line of long work on a terminal.
 //
-//   Progress p("marking", total, std::cerr, stderr_is_terminal(), now_seconds);
-//   for (...) p.done(++n);      // redrawn at most 10 times a second, from 1 s on
+//   Progress p("marking", total, err, is_terminal(err));
+//   for (...) p.done(++n);      // redrawn at most 10 times a second, from 1 s on; any thread
 //   p.finish();                 // the line cleared; p.took() == "3.2 s"
 //
 // Nothing is drawn when `terminal` is false (a pipe, a file, a CI log), nor
@@ -11,13 +11,15 @@
 
 #include <cstddef>
 #include <functional>
+#include <mutex>
 #include <ostream>
 #include <string>
 
 namespace attnmark {
 
-// Whether standard error is a terminal that shows a rewritten line.
-bool stderr_is_terminal();
+// Whether `out` is standard error or output, on a terminal that shows a
+// rewritten line (a string stream, a file or a pipe is not).
+bool is_terminal(const std::ostream& out);
 
 // Seconds on a steady clock (any origin).
 double steady_seconds();
@@ -31,8 +33,10 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
   ~Progress();
 
-  // `count` of the total are done (count ≤ total).
+  // `count` of the total are done (count ≤ total). Safe from several threads.
   void done(std::size_t count);
+  // One more is done. Safe from several threads.
+  void step();
   // Clears the line when one was drawn. Called by the destructor too.
   void finish();
   // The seconds since the start, for the final line: "0.4 s", "26 s", "6 min 5 s".
@@ -49,6 +53,9 @@ class Progress {
   double start_;
   double drawn_at_ = -1;  // when the line was last drawn; < 0: never
   std::size_t width_ = 0;  // characters of the line drawn, to clear it
+  std::size_t count_ = 0;  // for step()
+  std::size_t shown_ = 0;  // the largest count reported
+  std::mutex mutex_;       // done() and step() from the workers of parallel_for
 };
 
 // "0.4 s", "26 s", "6 min 5 s": a duration of `seconds` for people.

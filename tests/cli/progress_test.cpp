@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "support/test_support.h"
 
@@ -88,4 +90,21 @@ TEST_CASE("scripts/build: a progress line on a terminal, silence elsewhere, the 
   CHECK(err.find("nope") != std::string::npos);
   CHECK(err.find("was not declared") != std::string::npos);
   CHECK(err.find("scripts/build: building p failed after ") != std::string::npos);
+}
+
+TEST_CASE("progress: a string stream is no terminal, and step() counts from several threads") {
+  std::ostringstream out;
+  CHECK_FALSE(attnmark::is_terminal(out));
+  double now = 0;
+  Progress p("writing", 400, out, true, [&] { return now; });
+  now = 5;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t)
+    workers.emplace_back([&] {
+      for (int i = 0; i < 100; ++i) p.step();
+    });
+  for (std::thread& w : workers) w.join();
+  std::string drawn = out.str();
+  drawn.erase(drawn.find_last_not_of(' ') + 1);  // the padding over a longer line before
+  CHECK(drawn.ends_with("\rattnmark: writing 400 / 400 [####################] 100%"));
 }
