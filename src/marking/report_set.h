@@ -49,7 +49,7 @@ enum class FeedbackMode {
 // nothing in (--missing).
 enum class MissingScore {
   leave,  // no row: the LMS keeps whatever grade the student has
-  zero,   // a row with 0 and "no submission" as its feedback
+  zero,   // a row with 0, its feedback "0 / MAX. No submission."
 };
 
 // Everything `mark` needs besides the rubric and the inputs.
