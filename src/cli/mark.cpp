@@ -42,6 +42,11 @@ void declare_mark(CLI::App& sub, MarkOptions& options) {
       ->type_name("NAME");
   sub.add_option("--assignment-id", options.assignment_id, "Canvas's id of the assignment, for canvas.csv")
       ->type_name("ID");
+  sub.add_option("--missing", options.missing,
+                 "Roster students who handed nothing in, in canvas.csv and moodle.csv: leave (no row, so the LMS keeps "
+                 "their grade) or zero (a row with 0), e.g. --roster class.csv --export canvas --missing zero")
+      ->default_str("leave")
+      ->type_name("leave|zero");
 }
 
 int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
@@ -74,6 +79,9 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
   settings.exports = options.exports;
   settings.assignment = options.assignment;
   settings.assignment_id = options.assignment_id;
+  if (options.missing == "zero") settings.missing = MissingScore::zero;
+  else if (options.missing != "leave")
+    throw Error(fmt::format("--missing: expected leave or zero; got {}", quoted_printable(options.missing)));
   const Rubric rubric = load_rubric_argument(options.rubric, "mark");
   if (!options.roster.empty()) {
     std::vector<std::string> notes;
@@ -95,13 +103,14 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
                          : settings.feedback == FeedbackMode::jsonl ? ", feedback.jsonl"
                                                                     : "";
   std::string exports;
-  for (const std::string& e : settings.exports) exports += ", " + e + ".csv";
+  for (const std::string& e : marked.exports) exports += ", " + e;
   err << fmt::format("attnmark: marked {} submission{}{}{}{}; reports in {}/: gradebook.csv, summary.md, summary.html{}{}\n",
                      total, total == 1 ? "" : "s", tally.empty() ? "" : " (" + tally + ")",
                      settings.roster ? fmt::format("; roster: {} student{}", settings.roster->size(),
                                                    settings.roster->size() == 1 ? "" : "s")
                                      : "",
                      settings.roster ? fmt::format(", {} missing", marked.missing) : "", options.out_dir, feedback, exports);
+  for (const std::string& note : marked.export_notes) err << "attnmark: " << note << "\n";
   if (marked.complete()) return 0;
   // The teacher has something to look at before the marks go out.
   std::string what;

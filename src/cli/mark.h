@@ -28,6 +28,7 @@ struct MarkOptions {
   std::vector<std::string> exports;   // --export canvas,moodle
   std::string assignment;             // --assignment: name in the exports (default: the rubric's title)
   std::string assignment_id;          // --assignment-id: Canvas's id of the assignment
+  std::string missing = "leave";      // --missing: leave or zero, the exports' rows for roster students who handed nothing in
 };
 
 void declare_mark(CLI::App& sub, MarkOptions& options);

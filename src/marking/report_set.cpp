@@ -13,6 +13,7 @@
 #include "writers/feedback.h"
 #include "writers/feedback_view.h"
 #include "writers/gradebook.h"
+#include "writers/report_words.h"
 
 namespace attnmark {
 namespace fs = std::filesystem;
@@ -23,7 +24,9 @@ namespace {
 constexpr const char* missing_reason = "no submission";
 
 // What an earlier run leaves in --out, in the order an error names them.
-constexpr const char* report_names[] = {"gradebook.csv", "summary.md", "summary.html", "feedback", "feedback.jsonl"};
+// Every name a run writes is here, so that --force can replace them all.
+constexpr const char* report_names[] = {"gradebook.csv", "summary.md", "summary.html", "feedback",
+                                        "feedback.jsonl", "canvas.csv", "moodle.csv"};
 
 // True for a name an --out folder may hold besides the reports: a crashed
 // run's temporaries, and what file browsers leave behind.
@@ -79,9 +82,13 @@ GradedSubmission missing_submission(const RosterEntry& student) {
   return missing;
 }
 
-LmsRow lms_row(const Rubric& rubric, const GradedSubmission& graded, const RosterEntry* entry) {
+LmsRow lms_row(const Rubric& rubric, const GradedSubmission& graded, const RosterEntry* entry, MissingScore missing) {
   LmsRow row{graded.student, graded.name, graded.marked ? std::optional<double>(graded.marked->score) : std::nullopt,
-             graded.status == SubmissionStatus::missing ? graded.reason : lms_feedback(rubric, graded), {}};
+             lms_feedback(rubric, graded), {}};
+  if (graded.status == SubmissionStatus::missing && missing == MissingScore::zero) {
+    row.score = 0;
+    row.feedback = fmt::format("0 / {}. No submission.", score_text(max_score(rubric)));
+  }
   if (entry) {
     if (!entry->name.empty()) row.name = entry->name;
     row.fields = entry->fields;
@@ -231,6 +238,7 @@ ClassMarked ReportWriter::finish(const std::vector<InputNotice>& notices, const 
     if (n.needs_teacher) ++marked.not_read;
   }
   std::vector<LmsRow> lms;  // the exports' rows, in the gradebook's order
+  std::size_t missing_left_out = 0;  // of them, missing roster students without a score
   std::unordered_map<std::size_t, LmsRow*> lms_of;
   for (auto& [k, row] : exports_) lms_of.emplace(k, &row);
   if (roster_) {
@@ -249,7 +257,8 @@ ClassMarked ReportWriter::finish(const std::vector<InputNotice>& notices, const 
       if (!settings_.exports.empty()) {
         const auto it = k == RosterOrder::none ? lms_of.end() : lms_of.find(k);
         if (it == lms_of.end()) {
-          lms.push_back(lms_row(rubric_, missing_submission(entry), &entry));
+          lms.push_back(lms_row(rubric_, missing_submission(entry), &entry, settings_.missing));
+          if (!lms.back().score) ++missing_left_out;
         } else {
           LmsRow& row = *it->second;
           if (!entry.name.empty()) row.name = entry.name;
@@ -266,7 +275,7 @@ ClassMarked ReportWriter::finish(const std::vector<InputNotice>& notices, const 
     for (auto& [k, row] : exports_) lms.push_back(std::move(row));
   }
   flush_rows(true);
-  write_exports(lms);
+  write_exports(lms, missing_left_out, marked);
   // The two summaries at once, with more than one job (each reads the report only).
   const ClassReport report = class_report(rubric_, summary_);
   run_both([&] { write_file((root_ / "summary.html").string(), summary_html(report, settings_.style, settings_.jobs)); },
@@ -281,15 +290,42 @@ ClassMarked ReportWriter::finish(const std::vector<InputNotice>& notices, const 
   return marked;
 }
 
-// canvas.csv and moodle.csv, as --export asks.
-void ReportWriter::write_exports(const std::vector<LmsRow>& rows) {
+// canvas.csv and moodle.csv, as --export asks, each holding only students
+// with a score, and what the teacher should know of them.
+void ReportWriter::write_exports(const std::vector<LmsRow>& rows, std::size_t missing, ClassMarked& marked) {
+  if (settings_.exports.empty()) return;
   const std::string& assignment = settings_.assignment.empty() ? display_title(rubric_) : settings_.assignment;
   for (const std::string& format : settings_.exports) {
-    if (format == "canvas")
+    if (format == "canvas") {
       write_file((root_ / "canvas.csv").string(), canvas_csv(rows, assignment, settings_.assignment_id, max_score(rubric_)));
-    else if (format == "moodle")
+      marked.exports.push_back("canvas.csv");
+    } else if (format == "moodle" && roster_) {
       write_file((root_ / "moodle.csv").string(), moodle_csv(rows, assignment));
+      marked.exports.push_back("moodle.csv");
+    } else if (format == "moodle") {
+      // Moodle's import stops at the first row that is no Moodle user and
+      // imports nothing; only a roster says which ids are its users.
+      marked.export_notes.push_back(
+          "moodle.csv not written: without --roster nothing says which ids are Moodle users, and Moodle's import "
+          "stops at the first that is not; give --roster (Moodle's participants export works as downloaded)");
+    }
   }
+  std::size_t unmarked = 0;  // rows without a score that are not missing students'
+  for (const LmsRow& row : rows) unmarked += !row.score;
+  unmarked -= missing;
+  if (missing + unmarked > 0 && !marked.exports.empty()) {
+    std::string who;
+    if (missing) who = fmt::format("{} handed nothing in", missing);
+    if (unmarked) who += fmt::format("{}{} could not be marked", who.empty() ? "" : ", ", unmarked);
+    std::string files;
+    for (const std::string& f : marked.exports) files += (files.empty() ? "" : " and ") + f;
+    marked.export_notes.push_back(fmt::format(
+        "{} hold{} no row for {} student{} ({}; see summary.md): the LMS keeps the grade each has{}", files,
+        marked.exports.size() == 1 ? "s" : "", missing + unmarked, missing + unmarked == 1 ? "" : "s", who,
+        missing ? "; --missing zero writes 0 for those who handed nothing in" : ""));
+  }
+  if (settings_.missing == MissingScore::zero && !roster_)
+    marked.export_notes.push_back("--missing zero: without --roster no student is known to be missing; no 0 is written");
 }
 
 }  // namespace attnmark

@@ -45,6 +45,13 @@ enum class FeedbackMode {
   none,
 };
 
+// What canvas.csv and moodle.csv hold for a roster student who handed
+// nothing in (--missing).
+enum class MissingScore {
+  leave,  // no row: the LMS keeps whatever grade the student has
+  zero,   // a row with 0, its feedback "0 / MAX. No submission."
+};
+
 // Everything `mark` needs besides the rubric and the inputs.
 struct MarkSettings {
   std::optional<std::uint64_t> seed;  // --seed, else the rubric's; else each file's own
@@ -59,6 +66,7 @@ struct MarkSettings {
   std::vector<std::string> exports;    // LMS gradebooks to write too: "canvas", "moodle"
   std::string assignment;              // their assignment name (default: the rubric's title)
   std::string assignment_id;           // Canvas's id of the assignment, if known
+  MissingScore missing = MissingScore::leave;  // --missing: the exports' rows for missing roster students
 };
 
 // What a run made of the class.
@@ -68,6 +76,8 @@ struct ClassMarked {
   std::size_t not_read = 0;    // files under the inputs not read, places that could not be read, flagged files
   std::size_t missing = 0;     // roster students without a submission
   std::size_t not_on_roster = 0;  // submissions whose id is not on the roster
+  std::vector<std::string> exports;       // the LMS files written ("canvas.csv", "moodle.csv"), in --export's order
+  std::vector<std::string> export_notes;  // what the teacher should know of them, one line each (for standard error)
   // True when every submission that counts was marked, every roster student
   // handed in, and nothing in the inputs needs the teacher.
   bool complete() const { return unmarked == 0 && not_read == 0 && missing == 0 && not_on_roster == 0; }
@@ -82,12 +92,15 @@ GradedSubmission missing_submission(const RosterEntry& student);
 std::string report_folder(std::string out_dir);
 
 // A student's row of canvas.csv and moodle.csv: the score and short
-// feedback of the submission that counts (a missing student's feedback is
-// the reason alone); with their roster entry, its name and other columns.
-LmsRow lms_row(const Rubric& rubric, const GradedSubmission& graded, const RosterEntry* entry = nullptr);
+// feedback of the submission that counts; with their roster entry, its name
+// and other columns. A submission not marked has no score (so no row); a
+// missing student has none either, or 0 with MissingScore::zero.
+LmsRow lms_row(const Rubric& rubric, const GradedSubmission& graded, const RosterEntry* entry = nullptr,
+               MissingScore missing = MissingScore::leave);
 
 // Checks that settings.out_dir can take this run's reports: new, empty, or
-// holding only an earlier run's reports (replaced only with settings.force).
+// holding only an earlier run's reports, LMS exports included (replaced only
+// with settings.force).
 // Returns whether a folder is there already (to be swapped out whole at the
 // end). Throws Error saying why not.
 bool check_out_folder(const MarkSettings& settings);
@@ -180,7 +193,8 @@ class ReportWriter {
  private:
   void write_row(std::size_t k, const std::vector<std::string>& flags);
   void flush_rows(bool all);
-  void write_exports(const std::vector<LmsRow>& rows);
+  // `missing`: how many of `rows` are missing roster students without a score.
+  void write_exports(const std::vector<LmsRow>& rows, std::size_t missing, ClassMarked& marked);
 
   const Rubric& rubric_;
   const MarkSettings& settings_;

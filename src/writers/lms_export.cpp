@@ -14,6 +14,11 @@ std::string field_of(const LmsRow& row, const char* key) {
   return it == row.fields.end() ? std::string() : it->second;
 }
 
+std::string email_of(const LmsRow& row) {
+  const std::string email = field_of(row, "email");
+  return email.empty() ? field_of(row, "email address") : email;
+}
+
 // Text for a cell: one printable line, formulas neutralised.
 std::string text(const std::string& value) { return csv_text_field(printable(value, 4000)); }
 
@@ -25,27 +30,35 @@ std::string canvas_csv(const std::vector<LmsRow>& rows, const std::string& assig
   std::string out = "Student,ID,SIS User ID,SIS Login ID,Section," + text(column) + "\r\n";
   out += "Points Possible,,,,," + score_text(points_possible) + "\r\n";
   for (const LmsRow& row : rows) {
+    if (!row.score) continue;
     out += text(row.name) + ',' + text(field_of(row, "id")) + ',' + text(row.student) + ',' +
-           text(field_of(row, "sis login id")) + ',' + text(field_of(row, "section")) + ',';
-    if (row.score) out += score_text(*row.score);
-    out += "\r\n";
+           text(field_of(row, "sis login id")) + ',' + text(field_of(row, "section")) + ',' + score_text(*row.score) +
+           "\r\n";
   }
   return out;
 }
 
 std::string moodle_csv(const std::vector<LmsRow>& rows, const std::string& assignment) {
-  // Moodle matches students by one column the teacher maps: email when the
-  // roster has it (every Moodle user has one), else the id as "ID number".
-  bool emails = !rows.empty();
-  for (const LmsRow& row : rows) emails = emails && (!field_of(row, "email").empty() || !field_of(row, "email address").empty());
+  // Moodle finds each row's user by the one column mapped to a user field;
+  // its form maps a column by itself when the header is that field's name.
+  // Email when every row has one (every Moodle user has one), else the id as
+  // the user's ID number. One such column only: with two, the form would
+  // pick ID number first whatever the emails.
+  bool emails = false;
+  for (const LmsRow& row : rows)
+    if (row.score) {
+      emails = !email_of(row).empty();
+      if (!emails) break;
+    }
+  // The form maps "<item> (Real)" to the grade item <item> and "<item>
+  // (Feedback)" to its feedback (as Moodle's own export heads them).
+  const std::string item = "Assignment: " + assignment;
   std::string out = emails ? "Email address" : "ID number";
-  out += ",Full name," + text("Assignment: " + assignment) + ',' + text("Feedback: " + assignment) + "\r\n";
+  out += ",Full name," + text(item + " (Real)") + ',' + text(item + " (Feedback)") + "\r\n";
   for (const LmsRow& row : rows) {
-    std::string email = field_of(row, "email");
-    if (email.empty()) email = field_of(row, "email address");
-    out += text(emails ? email : row.student) + ',' + text(row.name) + ',';
-    if (row.score) out += score_text(*row.score);
-    out += ',' + text(row.feedback) + "\r\n";
+    if (!row.score) continue;
+    out += text(emails ? email_of(row) : row.student) + ',' + text(row.name) + ',' + score_text(*row.score) + ',' +
+           text(row.feedback) + "\r\n";
   }
   return out;
 }

@@ -759,6 +759,9 @@ TEST_CASE("mark --roster: a row per roster student in its order, missing ones, i
   CHECK(r.status == 1);
   CHECK(r.err == "attnmark: marked 4 submissions (2 graded, 2 not-on-roster); roster: 4 students, 2 missing; reports in " +
                      (dir / "out").string() + "/: gradebook.csv, summary.md, summary.html, feedback/, canvas.csv, moodle.csv\n"
+                     "attnmark: canvas.csv and moodle.csv hold no row for 2 students (2 handed nothing in; see "
+                     "summary.md): the LMS keeps the grade each has; --missing zero writes 0 for those who handed "
+                     "nothing in\n"
                      "attnmark: not complete: 2 roster students handed nothing in; 2 submissions' ids are not on the roster; "
                      "see summary.md (exit status 1)\n");
   // The gradebook, but for the variant column.
@@ -778,17 +781,13 @@ TEST_CASE("mark --roster: a row per roster student in its order, missing ones, i
         "Student,ID,SIS User ID,SIS Login ID,Section,Attention worksheet (123456)\r\n"
         "Points Possible,,,,,16\r\n"
         "Ada Lovelace,,s0,,,5\r\n"
-        "\"Turing, Alan\",,s1,,,5\r\n"
-        "Grace Hopper,,s2,,,\r\n"
-        "Edsger Dijkstra,,s3,,,\r\n");
+        "\"Turing, Alan\",,s1,,,5\r\n");  // s2 and s3 handed nothing in: no row, so Canvas keeps their grades
   const std::string feedback = "5 / 16. q2 scores 0/2; q2 weights 0/3; q2 output 0/3; q3 scores 0/1; q3 weights 0/1; "
                                "q3 most attended 0/1.";
   CHECK(slurp(dir / "out/moodle.csv") ==
-        "Email address,Full name,Assignment: Attention worksheet,Feedback: Attention worksheet\r\n"
+        "Email address,Full name,Assignment: Attention worksheet (Real),Assignment: Attention worksheet (Feedback)\r\n"
         "ada@x.org,Ada Lovelace,5," + feedback + "\r\n"
-        "alan@x.org,\"Turing, Alan\",5," + feedback + "\r\n"
-        "grace@x.org,Grace Hopper,,no submission\r\n"
-        "ed@x.org,Edsger Dijkstra,,no submission\r\n");
+        "alan@x.org,\"Turing, Alan\",5," + feedback + "\r\n");
   const std::string summary = slurp(dir / "out/summary.md");
   CHECK(summary.find("4 submissions: 2 graded, 2 not-on-roster.\n\nRoster: 4 students, 2 handed in, 2 missing; 2 "
                      "submissions not on the roster. An id near a roster id (S002, s2 or s002. for s002) is not marked as "
