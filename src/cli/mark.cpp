@@ -7,6 +7,7 @@
 
 #include "attnmark/base/error.h"
 #include "base/files.h"
+#include "cli/progress.h"
 #include "cli/serve.h"
 #include "marking/mark_class.h"
 #include "base/text.h"
@@ -89,7 +90,13 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
     for (const std::string& note : notes) err << "attnmark: " << note << "\n";
   }
   settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;
+  Progress progress("marking", 0, err, is_terminal(err));
+  settings.progress = [&](std::size_t written, std::size_t all) {
+    progress.set_total(all);
+    progress.done(written);
+  };
   const ClassMarked marked = mark_class(rubric, settings, options.inputs, err);
+  progress.finish();
   const StatusTally& counts = marked.statuses;
   std::string tally;
   int total = 0;
@@ -104,12 +111,14 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
                                                                     : "";
   std::string exports;
   for (const std::string& e : marked.exports) exports += ", " + e;
-  err << fmt::format("attnmark: marked {} submission{}{}{}{}; reports in {}/: gradebook.csv, summary.md, summary.html{}{}\n",
+  // Long work says how long it took; quick work, as most is, does not.
+  const std::string took = progress.elapsed() >= 1 ? " (in " + progress.took() + ")" : "";
+  err << fmt::format("attnmark: marked {} submission{}{}{}{}; reports in {}/: gradebook.csv, summary.md, summary.html{}{}{}\n",
                      total, total == 1 ? "" : "s", tally.empty() ? "" : " (" + tally + ")",
                      settings.roster ? fmt::format("; roster: {} student{}", settings.roster->size(),
                                                    settings.roster->size() == 1 ? "" : "s")
                                      : "",
-                     settings.roster ? fmt::format(", {} missing", marked.missing) : "", options.out_dir, feedback, exports);
+                     settings.roster ? fmt::format(", {} missing", marked.missing) : "", options.out_dir, feedback, exports, took);
   for (const std::string& note : marked.export_notes) err << "attnmark: " << note << "\n";
   if (marked.complete()) return 0;
   // The teacher has something to look at before the marks go out.

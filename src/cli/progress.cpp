@@ -37,6 +37,11 @@ double Progress::elapsed() const { return clock_() - start_; }
 
 std::string Progress::took() const { return duration_text(elapsed()); }
 
+void Progress::set_total(std::size_t total) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  total_ = total;
+}
+
 void Progress::step() {
   if (!terminal_) return;
   std::size_t count = 0;
@@ -54,6 +59,12 @@ void Progress::done(std::size_t count) {
   if (count < shown_) return;
   shown_ = count;
   const double now = clock_();
+  // Time left is from the pace since the first report, not since the start:
+  // work that reads its inputs first (mark) reports nothing meanwhile.
+  if (first_at_ < 0) {
+    first_at_ = now;
+    first_count_ = count;
+  }
   // Quick work shows nothing; a drawn line is redrawn at most 10 times a second, and at the end.
   if (now - start_ < 1.0 || (drawn_at_ >= 0 && now - drawn_at_ < 0.1 && count < total_)) return;
   drawn_at_ = now;
@@ -62,7 +73,9 @@ void Progress::done(std::size_t count) {
   const std::size_t filled = static_cast<std::size_t>(share * bar);
   std::string line = fmt::format("attnmark: {} {} / {} [{}{}] {}%", what_, grouped(count), grouped(total_),
                                  std::string(filled, '#'), std::string(bar - filled, '.'), static_cast<int>(share * 100));
-  if (count > 0 && count < total_) line += ", " + duration_text((now - start_) / share * (1 - share)) + " left";
+  if (count > first_count_ && count < total_ && now > first_at_)
+    line += ", " + duration_text((now - first_at_) / static_cast<double>(count - first_count_) *
+                                 static_cast<double>(total_ - count)) + " left";
   const std::size_t width = line.size();
   if (width < width_) line += std::string(width_ - width, ' ');  // over the longer line before
   width_ = width;

@@ -37,6 +37,9 @@ class Progress {
   void done(std::size_t count);
   // One more is done. Safe from several threads.
   void step();
+  // The total, when it is known only once the work has begun (mark's, after
+  // its inputs are read). Safe from several threads.
+  void set_total(std::size_t total);
   // Clears the line when one was drawn. Called by the destructor too.
   void finish();
   // The seconds since the start, for the final line: "0.4 s", "26 s", "6 min 5 s".
@@ -55,6 +58,8 @@ class Progress {
   std::size_t width_ = 0;  // characters of the line drawn, to clear it
   std::size_t count_ = 0;  // for step()
   std::size_t shown_ = 0;  // the largest count reported
+  double first_at_ = -1;   // when the first count was reported; < 0: not yet
+  std::size_t first_count_ = 0;
   std::mutex mutex_;       // done() and step() from the workers of parallel_for
 };
 

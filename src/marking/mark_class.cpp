@@ -207,7 +207,10 @@ ClassMarked mark_chunks(const Rubric& rubric, const MarkSettings& settings, cons
   ordered_pipeline<ReportChunk>(
       chunks, settings.jobs, 32,
       [&](std::size_t c, ReportChunk& chunk) { judge_chunk(rubric, settings, roster, copies, writer.stems(), in, c, chunk); },
-      [&](std::size_t, ReportChunk& chunk) { writer.add(chunk); });
+      [&](std::size_t c, ReportChunk& chunk) {
+        writer.add(chunk);
+        if (settings.progress) settings.progress(std::min((c + 1) * chunk_size, in.submissions.size()), in.submissions.size());
+      });
   return writer.finish(in.notices, copies ? copies->flags() : std::vector<std::string>(in.submissions.size()));
 }
 

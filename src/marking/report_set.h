@@ -67,6 +67,10 @@ struct MarkSettings {
   std::string assignment;              // their assignment name (default: the rubric's title)
   std::string assignment_id;           // Canvas's id of the assignment, if known
   MissingScore missing = MissingScore::leave;  // --missing: the exports' rows for missing roster students
+  // Told how many of the submissions are marked and written, of how many,
+  // after each chunk of them, on the thread that called mark_class (the
+  // CLI's progress line). May be empty.
+  std::function<void(std::size_t written, std::size_t total)> progress;
 };
 
 // What a run made of the class.
