@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <ostream>
 #include <optional>
-#include <random>
 
 #include "attnmark/base/error.h"
 #include "base/file_names.h"
@@ -38,8 +37,7 @@ std::uint64_t choose_seed(const GenerateOptions& options, const Rubric& rubric, 
   if (options.seed) return parse_seed(*options.seed);
   if (rubric.seed) return *rubric.seed;
   // Only this path is not reproducible by itself, so the seed is printed.
-  std::random_device device;
-  const std::uint64_t seed = 1 + device() % 999999;
+  const std::uint64_t seed = fresh_seed();
   err << fmt::format("attnmark: {} has no seed: and no --seed was given; using --seed {}\n", rubric.file, seed);
   return seed;
 }

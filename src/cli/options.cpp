@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "attnmark/base/error.h"
+#include "base/crypto.h"
 #include "base/files.h"
 #include "base/text.h"
 #include "readers/rubric_loader.h"
@@ -53,6 +54,12 @@ std::uint64_t parse_size(std::string_view text, std::uint64_t min, std::uint64_t
 
 std::uint64_t parse_seed(const std::string& text) {
   return parse_unsigned(text, 0, std::numeric_limits<std::uint64_t>::max(), "--seed");
+}
+
+std::uint64_t fresh_seed() {
+  std::uint64_t seed = 0;
+  for (const char c : random_bytes(8)) seed = (seed << 8) | static_cast<unsigned char>(c);
+  return 1 + (seed >> 1) % ((std::uint64_t{1} << 63) - 1);
 }
 
 unsigned parse_jobs(const std::optional<std::string>& text) {

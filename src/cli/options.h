@@ -42,6 +42,11 @@ std::uint64_t parse_size(std::string_view text, std::uint64_t min, std::uint64_t
 // --seed: 0 to 2^64 − 1. Throws Error ("--seed: ...").
 std::uint64_t parse_seed(const std::string& text);
 
+// A new seed when none is given: 63 bits from the system's random bytes
+// (1 to 2^63 − 1), so that no student can try every seed against the
+// numbers on their own worksheet.
+std::uint64_t fresh_seed();
+
 // --jobs: 1 to 256; absent means every core. Throws Error ("--jobs: ...").
 unsigned parse_jobs(const std::optional<std::string>& text);
 

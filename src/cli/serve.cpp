@@ -63,9 +63,7 @@ ClassRecord class_of(const ServeOptions& options, Store& store, std::ostream& er
   if (options.seed) {
     r.seed = parse_seed(*options.seed);
   } else {
-    const std::string bytes = random_bytes(8);
-    for (const char c : bytes) r.seed = (r.seed << 8) | static_cast<unsigned char>(c);
-    r.seed = 1 + (r.seed >> 1) % ((std::uint64_t{1} << 63) - 1);
+    r.seed = fresh_seed();
   }
   r.roster_file = options.roster;
   r.roster_text = read_file(r.roster_file, max_roster_bytes);

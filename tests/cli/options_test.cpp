@@ -157,3 +157,14 @@ TEST_CASE("a class's input where the rubric goes says the first argument is the 
   // A rubric and no input is still "INPUT is required".
   CHECK(run_cli("mark rubrics/lesson.yaml -o " + out).err == "attnmark: mark: INPUT is required; see attnmark mark --help\n");
 }
+
+TEST_CASE("a fresh seed has 63 random bits: never the same twice, never 0, too many to try one by one") {
+  const std::uint64_t a = attnmark::fresh_seed(), b = attnmark::fresh_seed();
+  CHECK(a != b);
+  for (const std::uint64_t s : {a, b}) {
+    CHECK(s >= 1);
+    CHECK(s < (std::uint64_t{1} << 63));
+  }
+  // A seed of 6 digits or fewer happens once in 9 million million draws.
+  CHECK((a > 999999 || b > 999999));
+}
