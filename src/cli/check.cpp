@@ -25,7 +25,7 @@ namespace {
 // The rubric for a self-check: as given, else the one named in the answer
 // file, looked for beside the file and in ./rubrics/.
 Rubric rubric_for_check(const std::string& rubric_file, const std::string& answers, const Submission& s) {
-  if (!rubric_file.empty()) return load_rubric_file(rubric_file);
+  if (!rubric_file.empty()) return load_rubric_argument(rubric_file, "check");
   if (s.rubric.empty() || s.rubric.find_first_of("/\\") != std::string::npos)
     throw Error(answers, 0, 0, "names no rubric; give the rubric file: attnmark check RUBRIC FILE");
   const std::filesystem::path beside = std::filesystem::path(answers).parent_path() / (s.rubric + ".yaml");

@@ -129,6 +129,9 @@ Error not_a_rubric(const std::string& path, std::string_view command) {
       command == "mark"        ? fmt::format("the first argument is the rubric, e.g. attnmark mark rubrics/lesson.yaml {}", shown)
       : command == "autograde" ? std::string("the rubric comes after the platform, e.g. attnmark autograde gradescope "
                                              "rubrics/lesson.yaml")
+      : command == "validate"  ? std::string("validate checks rubrics, e.g. attnmark validate rubrics/lesson.yaml; "
+                                             "attnmark check RUBRIC FILE checks answers")
+      : command == "check"     ? fmt::format("the first argument is the rubric, e.g. attnmark check rubrics/lesson.yaml {}", shown)
                                : fmt::format("the first argument is the rubric, e.g. attnmark {} rubrics/lesson.yaml "
                                              "--student s001",
                                              command);

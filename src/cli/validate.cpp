@@ -79,7 +79,7 @@ int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream
   int status = 0;
   for (const std::string& path : options.rubrics) {
     try {
-      const Rubric rubric = load_rubric_file(path);
+      const Rubric rubric = load_rubric_argument(path, "validate");
       // Draw a few variants so impossible constraints show now, not in class.
       const std::uint64_t seed = rubric.seed.value_or(0);
       for (int i = 0; i < 20; ++i) make_variant(rubric, seed, fmt::format("validate-{}", i));

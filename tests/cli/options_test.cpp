@@ -139,6 +139,10 @@ TEST_CASE("a class's input where the rubric goes says the first argument is the 
       {fmt::format("autograde gradescope '{}' --root '{}'", s01, out),
        "attnmark: " + s01 + ": is not a rubric (the rubric comes after the platform, e.g. attnmark autograde "
                             "gradescope rubrics/lesson.yaml)\n"},
+      {fmt::format("check '{}' '{}'", s01, s01), hint(s01, "attnmark check rubrics/lesson.yaml " + s01)},
+      {fmt::format("validate '{}'", s01),
+       "attnmark: " + s01 + ": is not a rubric (validate checks rubrics, e.g. attnmark validate rubrics/lesson.yaml; "
+                            "attnmark check RUBRIC FILE checks answers)\n"},
   };
   for (const auto& [args, message] : cases) {
     INFO(args);
