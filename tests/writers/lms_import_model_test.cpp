@@ -386,7 +386,7 @@ TEST_CASE("canvas.csv and moodle.csv leave out missing students, whose grades st
   CHECK(moodle.after.feedback.at("13") == "12 / 16. From an earlier import.");
 }
 
-TEST_CASE("--missing zero: canvas.csv and moodle.csv give each missing student 0") {
+TEST_CASE("mark --missing zero: canvas.csv and moodle.csv give each missing student 0") {
   const Exports e = mark_lesson_class("zero", {"s0", "s1"}, "--roster ROSTER --missing zero");
   CHECK(e.run.status == 1);
   CHECK(e.run.err.find("hold no row") == std::string::npos);
