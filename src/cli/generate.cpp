@@ -388,8 +388,9 @@ int run_roster(const GenerateOptions& options, const Job& job, const Rubric& rub
   if (fresh_teacher) fresh_teacher->commit();
   if (fresh) fresh->commit();
   progress.finish();
-  // Long work says how long it took; quick work, as most is, does not.
-  const std::string took = progress.elapsed() >= 1 ? " in " + progress.took() : "";
+  // Long work on a terminal says how long it took; quick work, as most is,
+  // does not, and neither does a log (its bytes stay the same run to run).
+  const std::string took = is_terminal(err) && progress.elapsed() >= 1 ? " in " + progress.took() : "";
 
   // Says what went where: "wrote 2 worksheets and answer files to class (hand
   // these out); 2 keys, class-key.html, class-pack.html to class-teacher (for

@@ -111,8 +111,9 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
                                                                     : "";
   std::string exports;
   for (const std::string& e : marked.exports) exports += ", " + e;
-  // Long work says how long it took; quick work, as most is, does not.
-  const std::string took = progress.elapsed() >= 1 ? " (in " + progress.took() + ")" : "";
+  // Long work on a terminal says how long it took; quick work, as most is,
+  // does not, and neither does a log (its bytes stay the same run to run).
+  const std::string took = is_terminal(err) && progress.elapsed() >= 1 ? " (in " + progress.took() + ")" : "";
   err << fmt::format("attnmark: marked {} submission{}{}{}{}; reports in {}/: gradebook.csv, summary.md, summary.html{}{}{}\n",
                      total, total == 1 ? "" : "s", tally.empty() ? "" : " (" + tally + ")",
                      settings.roster ? fmt::format("; roster: {} student{}", settings.roster->size(),
