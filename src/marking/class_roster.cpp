@@ -1,6 +1,10 @@
 #include "marking/class_roster.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "base/text.h"
+#include "readers/columns.h"
 
 namespace attnmark {
 
@@ -32,6 +36,26 @@ ClassRoster::ClassRoster(std::vector<RosterEntry> students) : students_(std::mov
     auto [it, fresh] = near_.emplace(near_id_key(students_[i].student), i);
     if (!fresh) it->second = npos;  // two roster ids look alike: neither is a guess
   }
+  const std::vector<std::string>& titles = id_column_titles();
+  for (std::size_t i = 0; i < students_.size(); ++i) {
+    std::vector<std::string> values = {lower(students_[i].student)};
+    for (const auto& [title, value] : students_[i].fields)
+      if (!value.empty() && std::find(titles.begin(), titles.end(), title) != titles.end()) values.push_back(lower(value));
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    for (std::string& value : values) {
+      auto [it, fresh] = identity_.emplace(std::move(value), i);
+      if (!fresh) it->second = npos;  // two students share it: it names neither
+    }
+  }
+}
+
+std::size_t ClassRoster::identify(std::string_view value) const {
+  const std::string_view trimmed = trim(value);
+  if (trimmed.empty()) return npos;
+  if (const std::size_t at = find(std::string(trimmed)); at != npos) return at;
+  const auto it = identity_.find(lower(trimmed));
+  return it == identity_.end() ? npos : it->second;
 }
 
 std::size_t ClassRoster::find(const std::string& id) const {

@@ -3,6 +3,7 @@
 //
 //   ClassRoster roster(read_roster(text, "class.csv"));
 //   roster.find("s002") == 1;  roster.near("S002") == "s002";  roster.near("s9") == ""
+//   roster.identify("Ada@Example.org") == 1   // the email in s002's row
 #pragma once
 
 #include <cstddef>
@@ -28,6 +29,13 @@ class ClassRoster {
   const std::vector<RosterEntry>& students() const { return students_; }
   // The index of the student with exactly this id, or npos.
   std::size_t find(const std::string& id) const;
+  // The index of the student `value` names: the roster id itself, else the
+  // one student whose roster id or identity columns (those id_column_titles
+  // lists: email, login, SIS ids, ID number, username) hold it, compared
+  // trimmed and without regard to case; npos when none does or several do.
+  // A form that asks for an email, or Gradescope's metadata, is matched to
+  // the id the student's worksheet was made from.
+  std::size_t identify(std::string_view value) const;
   // The roster id that `id` (not on the roster) most likely meant: the one
   // whose near_id_key is the same, when exactly one roster id has it; else "".
   std::string near(const std::string& id) const;
@@ -35,6 +43,7 @@ class ClassRoster {
  private:
   std::vector<RosterEntry> students_;
   std::unordered_map<std::string, std::size_t> index_;  // id → its index
+  std::unordered_map<std::string, std::size_t> identity_;  // lower-case id or identity field → index, or npos when shared
   std::unordered_map<std::string, std::size_t> near_;   // near_id_key → index, or npos when two ids share it
 };
 
