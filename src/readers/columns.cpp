@@ -82,6 +82,12 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
     }
   }
   if (c.name && c.name == c.id) c.name.reset();  // an id is not a name
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string title = key(header[i]);
+    if (i != c.id && !(c.microsoft_forms && title == "id") &&
+        std::find(id_column_titles().begin(), id_column_titles().end(), title) != id_column_titles().end())
+      c.identities.push_back(i);
+  }
   return c;
 }
 

@@ -43,6 +43,10 @@ struct ClassColumns {
   // A Microsoft Forms export: ID (the response's number), Start time,
   // Completion time, Email, Name, then a column per question.
   bool microsoft_forms = false;
+  // The other columns whose titles id_column_titles lists (a form's "Email
+  // address" beside its "Student ID"), in header order: what identifies a
+  // student whose id is blank or not on the roster. Not a Microsoft Forms ID.
+  std::vector<std::size_t> identities;
 };
 
 // The headers recognised as the id column, in the order they are preferred,
