@@ -153,3 +153,31 @@ TEST_CASE("a form row with a blank Student ID is the student whose roster email 
   const std::string alan = read_file((dir / "out/feedback/20260002.md").string(), 1 << 20);
   CHECK(alan.find("student '2026002' is not on the roster; 'alan@x.org' is the roster's '20260002'") != std::string::npos);
 }
+
+TEST_CASE("Moodle's grader export (Export grades: plain text file) is a roster as downloaded") {
+  const fs::path dir = scratch() / "moodle-grades-roster";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "subs");
+  const std::string roster = (dir / "grades.csv").string();
+  // Moodle's default export fields, an assignment column, the course total
+  // and the time of the download; the ID number is filled in.
+  write_file(roster,
+             "First name,Last name,ID number,Institution,Department,Email address,"
+             "Assignment: Attention worksheet (Real),Course total (Real),Last downloaded from this course\n"
+             "Ada,Lovelace,20260001,Uni,CS,ada@x.org,-,-,1764583200\n"
+             "Alan,Turing,20260002,Uni,CS,alan@x.org,12.00,12.00,1764583200\n");
+  const Run g = run_cli("generate rubrics/lesson.yaml --seed 5 --roster '" + roster + "' -o '" + (dir / "class").string() + "'");
+  CHECK(g.status == 0);
+  CHECK(fs::exists(dir / "class" / "20260001.md"));  // the ID number, as the export gives it
+  CHECK(fs::exists(dir / "class" / "20260002.md"));
+  CHECK(listing(dir / "class").size() == 4);
+  fs::copy_file(dir / "class" / "20260001.answers.yaml", dir / "subs" / "ada.yaml");
+  const Run m = run_cli("mark rubrics/lesson.yaml --seed 5 '" + (dir / "subs").string() + "' --roster '" + roster +
+                        "' --out '" + (dir / "out").string() + "'");
+  CHECK(m.status == 1);  // Alan handed nothing in
+  auto rows = parse_csv(read_file((dir / "out/gradebook.csv").string(), 1 << 20));
+  for (auto& r : rows) r = {r[0], r[1], r[3]};
+  CHECK(rows == std::vector<std::vector<std::string>>{{"student", "name", "status"},
+                                                      {"20260001", "Ada Lovelace", "unanswered"},
+                                                      {"20260002", "Alan Turing", "missing"}});
+}
