@@ -27,6 +27,10 @@ std::string header_list(const std::vector<std::string>& header) {
 
 }  // namespace
 
+std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view title) {
+  return find(header, title);
+}
+
 const std::vector<std::string>& id_column_titles() {
   static const std::vector<std::string> titles = {"student", "student id", "id",           "id number",
                                                   "sis user id", "sis login id", "username", "login",

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attnmark/base/error.h"
@@ -53,6 +54,10 @@ struct ClassColumns {
 // compared without regard to case or spaces around: student, student id, id,
 // id number, sis user id, sis login id, username, login, email, email address.
 const std::vector<std::string>& id_column_titles();
+
+// The first column of `header` titled `title` (small letters), compared as
+// every header is: any case, spaces around. find_column({" Roles "}, "roles") == 0.
+std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view title);
 
 // Finds the columns in `header`. A chosen header that is missing is a
 // ColumnError naming the headers there are. In a Microsoft Forms export the
