@@ -177,7 +177,9 @@ Autograded autograde(const Rubric& rubric, std::optional<std::uint64_t> seed, co
       if (const std::size_t at = in.roster->identify(s.student); at != ClassRoster::npos) {
         // Nothing of the platform's is on the roster: the file's student is.
         const std::string& id = in.roster->students()[at].student;
-        missed.push_back(fmt::format("Marked as {}, the student your file names.", quoted_printable(id)));
+        const SubmitterId& who = in.submitter;
+        if (!who.sid.empty() || !who.email.empty() || !who.user_id.empty())
+          missed.push_back(fmt::format("Marked as {}, the student your file names.", quoted_printable(id)));
         s.student = id;
         platform.clear();
       } else {

@@ -35,7 +35,7 @@ TEST_CASE("elf_linkage: a dynamic program names its loader and its libraries") {
   CHECK(!e.is_static());
 }
 
-TEST_CASE("elf_linkage: no program headers is static; what is not an x86-64 program says why") {
+TEST_CASE("elf_linkage: no program headers is static, and what is not an x86-64 program says why") {
   CHECK(attnmark::elf_linkage(header()).is_static());
   CHECK(attnmark::elf_linkage("#!/bin/sh\n").problem == "not an ELF file");
   CHECK(attnmark::elf_linkage("").problem == "not an ELF file");
