@@ -4,9 +4,9 @@
 #include "cli/autograde.h"
 
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ostream>
 #include <system_error>
 #include <unistd.h>
@@ -16,6 +16,9 @@
 #include "base/text.h"
 #include "cli/options.h"
 #include "marking/autograde.h"
+#include "marking/class_roster.h"
+#include "readers/elf_linkage.h"
+#include "readers/roster.h"
 #include "readers/rubric_loader.h"
 #include "readers/submission_metadata.h"
 #include "writers/autograder_results.h"
@@ -56,37 +59,59 @@ std::optional<std::uint64_t> seed_of(const AutogradeOptions& options, const Rubr
 
 // ---- gradescope-pack ----
 
-// attnmark's own sources, to put in the zip: ATTNMARK_SOURCE_DIR, else the
-// current folder, else the source folder of the build the program sits in.
-fs::path source_tree() {
-  const auto is_tree = [](const fs::path& dir) {
-    std::error_code ec;
-    if (!fs::is_regular_file(dir / "src" / "cli" / "main.cpp", ec) || !fs::is_regular_file(dir / "CMakeLists.txt", ec))
-      return false;
+constexpr const char* static_build_command = "cmake --preset static && cmake --build build-static --target attnmark";
+
+// The source folder of the build this program sits in (its CMakeCache.txt's
+// CMAKE_HOME_DIRECTORY), or "".
+fs::path build_source_dir(const fs::path& exe) {
+  try {
+    const std::string cache = read_file((exe.parent_path() / "CMakeCache.txt").string(), 16 << 20);
+    const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+    if (const std::size_t at = cache.find(key); at != std::string::npos)
+      return cache.substr(at + key.size(), cache.find('\n', at) - at - key.size());
+  } catch (const Error&) {
+  }
+  return {};
+}
+
+// The program the zip ships, checked to be static; see docs/autograders.md.
+// --binary, else this program when it is static, else build-static/attnmark
+// (the static preset's) of the sources this program was built from, else of
+// the current folder.
+std::string static_binary(const AutogradeOptions& options, const char* command) {
+  const auto linkage_of = [](const std::string& path) {
     try {
-      return read_file((dir / "CMakeLists.txt").string(), 1 << 20).find("project(attnmark ") != std::string::npos;
-    } catch (const Error&) {
-      return false;
+      return elf_linkage(read_file(path, max_program_bytes));
+    } catch (const Error& e) {
+      return ElfLinkage{e.message(), "", {}};
     }
   };
+  if (!options.binary.empty()) {
+    const ElfLinkage e = linkage_of(options.binary);
+    if (e.is_static()) return options.binary;
+    std::string why = e.problem;
+    if (why.empty()) {
+      std::vector<std::string> needs;
+      if (!e.interpreter.empty()) needs.push_back(quoted_printable(e.interpreter));
+      for (const std::string& n : e.needed) needs.push_back(quoted_printable(n));
+      why = fmt::format("it is not static: it needs {}", fmt::join(needs, ", "));
+    }
+    throw Error(fmt::format("autograde {}: --binary {}: {}; build the static one in attnmark's folder with `{}`",
+                            command, quoted_printable(options.binary), printable(why, 1000), static_build_command));
+  }
   std::vector<fs::path> tried;
-  if (const char* env = std::getenv("ATTNMARK_SOURCE_DIR"); env && *env) tried.emplace_back(env);
-  tried.push_back(fs::current_path());
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    try {
-      const std::string cache = read_file((exe.parent_path() / "CMakeCache.txt").string(), 16 << 20);
-      const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-      if (const std::size_t at = cache.find(key); at != std::string::npos)
-        tried.emplace_back(cache.substr(at + key.size(), cache.find('\n', at) - at - key.size()));
-    } catch (const Error&) {
-    }
+    tried.push_back(exe);
+    if (const fs::path tree = build_source_dir(exe); !tree.empty()) tried.push_back(tree / "build-static" / "attnmark");
   }
-  for (const fs::path& dir : tried)
-    if (is_tree(dir)) return dir;
-  throw Error("autograde gradescope-pack: cannot find attnmark's sources to put in the zip; run it from attnmark's "
-              "folder, or set ATTNMARK_SOURCE_DIR to it");
+  tried.push_back(fs::current_path() / "build-static" / "attnmark");
+  for (const fs::path& path : tried)
+    if (fs::is_regular_file(path, ec) && linkage_of(path.string()).is_static()) return path.string();
+  throw Error(fmt::format("autograde {}: no static attnmark to ship (this one is linked to shared libraries); build "
+                          "it in attnmark's folder with `{}`, or give one with --binary FILE",
+                          command, static_build_command));
 }
 
 // `text` quoted for a POSIX shell.
@@ -101,48 +126,22 @@ std::string setup_script(const std::string& rubric_file) {
 R"SH(#!/usr/bin/env bash
 # attnmark's autograder for Gradescope, made by `attnmark autograde gradescope-pack`.
 # Gradescope runs this once, as root, when it builds the autograder's image
-# (the zip is unpacked in /autograder/source). It installs the packages
-# attnmark builds with, when missing, and builds attnmark from the sources in
-# attnmark/. Needs a base image with CMake 3.25 and nlohmann-json 3.11 or
-# later: Ubuntu 24.04 (or Debian 12).
+# (the zip is unpacked in /autograder/source). attnmark is the static
+# program beside this script (no shared library, no dynamic loader), so
+# nothing is installed: this only checks that it runs on this image and
+# that the rubric is sound, so a broken one fails here, not per student.
+# Any x86-64 base image does: Ubuntu 22.04 and 24.04 alike.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-
-# 1. Packages: only those not installed yet, so a machine that has them all
-#    never touches apt.
-packages=(g++ cmake make pkg-config libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libcpp-httplib-dev libsqlite3-dev libssl-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "attnmark setup: installing ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
-version="$(cmake --version | sed -n 's/^cmake version \([0-9][0-9.]*\).*/\1/p')"
-if ! printf '3.25\n%s\n' "$version" | sort -V -C; then
-  echo "attnmark setup: CMake $version is too old (attnmark needs 3.25, and nlohmann-json 3.11);" \
-       "choose the Ubuntu 24.04 base image under Configure Autograder" >&2
-  exit 1
-fi
-
-# 2. Build attnmark (the program only, no tests) into attnmark/build, then
-#    check the rubric with it so a broken one fails here, not per student.
-#    It marks one student a run, so glibc's malloc does (no mimalloc to install).
-cmake -S "$here/attnmark" -B "$here/attnmark/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-  -DATTNMARK_MIMALLOC=OFF >&2
-cmake --build "$here/attnmark/build" --target attnmark -j "$(nproc)" >&2
-"$here/attnmark/build/attnmark" validate "$here/"@RUBRIC@
+here="${BASH_SOURCE[0]%/*}"
+[ "$here" != "${BASH_SOURCE[0]}" ] || here=.
+"$here/attnmark" --version
+"$here/attnmark" validate "$here/"@RUBRIC@
 )SH";
   script.replace(script.find("@RUBRIC@"), 8, shell_quoted(rubric_file));
   return script;
 }
 
-std::string run_script(const std::string& rubric_file, std::uint64_t seed) {
+std::string run_script(const std::string& rubric_file, std::uint64_t seed, bool roster) {
   std::string script = R"SH(#!/usr/bin/env bash
 # attnmark's autograder for Gradescope: Gradescope runs this for each
 # submission. It marks the answer file in /autograder/submission/ and writes
@@ -154,7 +153,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source_dir=/autograder/source
 [ -f "$here/setup.sh" ] && source_dir="$here"
 root="${1:-/autograder}"
-"$source_dir/attnmark/build/attnmark" autograde gradescope "$source_dir/"@RUBRIC@ --seed @SEED@ --root "$root"
+"$source_dir/attnmark" autograde gradescope "$source_dir/"@RUBRIC@ --seed @SEED@@ROSTER@ --root "$root"
 status=$?
 if [ ! -f "$root/results/results.json" ]; then
   # attnmark itself failed: the student sees that, not a missing file.
@@ -166,7 +165,16 @@ exit 0
 )SH";
   script.replace(script.find("@RUBRIC@"), 8, shell_quoted(rubric_file));
   script.replace(script.find("@SEED@"), 6, std::to_string(seed));
+  script.replace(script.find("@ROSTER@"), 8, roster ? " --roster \"$source_dir/roster.csv\"" : "");
   return script;
+}
+
+// The roster read as `mark --roster` reads it; its notes said.
+std::vector<RosterEntry> read_roster_option(const std::string& path, std::ostream& err) {
+  std::vector<std::string> notes;
+  std::vector<RosterEntry> students = read_roster(read_file(path, max_roster_bytes), path, {}, &notes);
+  for (const std::string& note : notes) err << "attnmark: " << note << "\n";
+  return students;
 }
 
 int run_pack(const AutogradeOptions& options, const std::string& rubric_path, const Rubric& rubric, std::ostream& err) {
@@ -179,29 +187,25 @@ int run_pack(const AutogradeOptions& options, const std::string& rubric_path, co
                             printable(rubric_path, 1000)));
   // The rubric keeps its file name: a rubric without name: is named by it.
   const std::string rubric_file = fs::path(rubric_path).filename().string();
-  if (rubric_file == "setup.sh" || rubric_file == "run_autograder" || rubric_file == "attnmark")
+  if (rubric_file == "setup.sh" || rubric_file == "run_autograder" || rubric_file == "attnmark" ||
+      rubric_file == "roster.csv")
     throw Error(fmt::format("autograde gradescope-pack: rename the rubric; {} is a name the zip uses",
                             quoted_printable(rubric_file)));
-  const fs::path tree = source_tree();
+  const std::string binary = static_binary(options, "gradescope-pack");
+  std::size_t students = 0;
+  if (!options.roster.empty()) students = read_roster_option(options.roster, err).size();
   ZipWriter zip;
   zip.add("setup.sh", setup_script(rubric_file), 0755);
-  zip.add("run_autograder", run_script(rubric_file, *seed), 0755);
+  zip.add("run_autograder", run_script(rubric_file, *seed, !options.roster.empty()), 0755);
   zip.add(rubric_file, read_file(rubric_path, 16 << 20));
-  zip.add("attnmark/CMakeLists.txt", read_file((tree / "CMakeLists.txt").string(), 16 << 20));
-  std::size_t files = 0;
-  for (const char* folder : {"include", "src"})
-    for (const std::string& path : walk_folder((tree / folder).string(), {}).files) {
-      const fs::path place = fs::path(path).lexically_relative(tree);
-      bool hidden = false;
-      for (const fs::path& part : place) hidden = hidden || part.string().starts_with(".");
-      if (hidden) continue;
-      zip.add("attnmark/" + place.generic_string(), read_file(path, 16 << 20));
-      ++files;
-    }
+  if (!options.roster.empty()) zip.add("roster.csv", read_file(options.roster, max_roster_bytes));
+  zip.add("attnmark", read_file(binary, max_program_bytes), 0755);
   write_file(options.output, zip.finish());
-  err << fmt::format("attnmark: wrote {}: setup.sh, run_autograder, {} and attnmark's sources ({} files); upload it "
-                     "under Configure Autograder (base image Ubuntu 24.04)\n",
-                     printable(options.output, 1000), printable(rubric_file, 200), files + 1);
+  err << fmt::format("attnmark: wrote {}: setup.sh, run_autograder, {}{}, attnmark (static, from {}); upload it under "
+                     "Configure Autograder (base image Ubuntu 22.04 or 24.04)\n",
+                     printable(options.output, 1000), printable(rubric_file, 200),
+                     options.roster.empty() ? "" : fmt::format(", roster.csv ({} student{})", students, students == 1 ? "" : "s"),
+                     printable(binary, 1000));
   return 0;
 }
 
@@ -216,6 +220,12 @@ void declare_autograde(CLI::App& sub, AutogradeOptions& options) {
   sub.add_option("--root", options.root, "The grader's folder (default /autograder, or /grade for PrairieLearn)")
       ->type_name("DIR");
   sub.add_option("--student", options.student, "Student id, when the submission does not say")->type_name("ID");
+  add_roster_option(sub, options.roster,
+                    "Class roster (CSV): Gradescope's sid, email or id is looked up in it; gradescope-pack puts it "
+                    "in the zip");
+  sub.add_option("--binary", options.binary,
+                 "gradescope-pack: the static attnmark to ship (default: this one if static, else build-static/attnmark)")
+      ->type_name("FILE");
   add_output_option(sub, options.output, "gradescope-pack: the zip to write");
   sub.add_flag("--force", options.force, "gradescope-pack: replace the zip if it exists");
 }
@@ -234,15 +244,18 @@ int run_autograde(const AutogradeOptions& options, std::ostream& out, std::ostre
   const Rubric rubric = load_rubric_argument(options.rubrics[0], "autograde");
   if (platform == "gradescope-pack") return run_pack(options, options.rubrics[0], rubric, err);
   const std::optional<std::uint64_t> seed = seed_of(options, rubric);
+  if (!options.binary.empty())
+    throw Error(fmt::format("autograde {}: --binary is for gradescope-pack", platform));
+  std::optional<ClassRoster> roster;
+  if (!options.roster.empty()) roster.emplace(read_roster_option(options.roster, err));
   if (platform == "gradescope") {
     const std::string root = root_of(options, "/autograder");
-    AutogradeSubmission in{(fs::path(root) / "submission").string(), "", "Gradescope", student};
+    AutogradeSubmission in{(fs::path(root) / "submission").string(), {}, "Gradescope", student};
+    in.roster = roster ? &*roster : nullptr;
     std::string problem;
     try {
-      const SubmitterId who =
-          gradescope_submitter(read_file((fs::path(root) / "submission_metadata.json").string(), 16 << 20));
-      in.platform_student = who.id;
-      problem = who.problem;
+      in.submitter = gradescope_submitter(read_file((fs::path(root) / "submission_metadata.json").string(), 16 << 20));
+      problem = in.submitter.problem;
     } catch (const Error& e) {
       problem = "submission_metadata.json: " + e.message();
     }
@@ -251,7 +264,9 @@ int run_autograde(const AutogradeOptions& options, std::ostream& out, std::ostre
     return finish(root, gradescope_results(rubric, a.graded, a.notes), a, rubric, out, err);
   }
   const std::string root = root_of(options, "/grade");
-  const Autograded a = autograde(rubric, seed, {(fs::path(root) / "student").string(), "", "PrairieLearn", student});
+  AutogradeSubmission in{(fs::path(root) / "student").string(), {}, "PrairieLearn", student};
+  in.roster = roster ? &*roster : nullptr;
+  const Autograded a = autograde(rubric, seed, in);
   return finish(root, prairielearn_results(rubric, a.graded, a.notes), a, rubric, out, err);
 }
 

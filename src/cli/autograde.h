@@ -19,6 +19,8 @@ struct AutogradeOptions {
   std::optional<std::string> seed;   // --seed (parse_seed)
   std::string root;                  // --root (default /autograder, or /grade)
   std::string student;               // --student, when the submission does not say
+  std::string roster;                // --roster: the class roster the platform's ids are looked up in
+  std::string binary;                // --binary: the static attnmark gradescope-pack ships
   std::string output;                // -o: gradescope-pack's zip
   bool force = false;                // --force: replace the zip
 };

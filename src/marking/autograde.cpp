@@ -134,12 +134,65 @@ Submission choose(const Rubric& rubric, const std::string& folder, Autograded& a
                                                     : "more than one of them holds answers"));
 }
 
+// The id the platform's metadata gives, looked up in the roster (see
+// autograde()): the roster id, or "" with `notes` saying what was not found.
+std::string roster_student(const ClassRoster& roster, const AutogradeSubmission& in, std::vector<std::string>& notes) {
+  const SubmitterId& who = in.submitter;
+  for (const auto& [label, value] : {std::pair<const char*, const std::string&>{"Student ID", who.sid},
+                                     std::pair<const char*, const std::string&>{"email", who.email}}) {
+    if (value.empty()) continue;
+    if (const std::size_t at = roster.identify(value); at != ClassRoster::npos) return roster.students()[at].student;
+    notes.push_back(fmt::format("{}'s {} {} {} the class roster.", in.platform, label, quoted_printable(value),
+                                roster.ambiguous(value) ? "is held by several students of" : "is not on"));
+  }
+  if (!who.user_id.empty()) {
+    std::vector<std::size_t> holders;
+    bool column = false;
+    for (std::size_t i = 0; i < roster.students().size(); ++i) {
+      const auto& fields = roster.students()[i].fields;
+      const auto it = fields.find(gradescope_id_column);
+      if (it == fields.end()) continue;
+      column = true;
+      if (trim(it->second) == who.user_id) holders.push_back(i);
+    }
+    if (holders.size() == 1) return roster.students()[holders[0]].student;
+    if (column)
+      notes.push_back(fmt::format("{}'s user id {} {} the class roster.", in.platform, quoted_printable(who.user_id),
+                                  holders.empty() ? "is not on" : "is held by several students of"));
+  }
+  return "";
+}
+
 }  // namespace
 
 Autograded autograde(const Rubric& rubric, std::optional<std::uint64_t> seed, const AutogradeSubmission& in) {
   Autograded a;
   Submission s = choose(rubric, in.folder, a);
-  const std::string& platform = in.platform_student;
+  std::string platform = in.submitter.id;
+  if (in.roster) {
+    std::vector<std::string> missed;
+    if (std::string found = roster_student(*in.roster, in, missed); !found.empty()) {
+      platform = std::move(found);
+    } else if (s.unreadable.empty() && !s.student.empty()) {
+      if (const std::size_t at = in.roster->identify(s.student); at != ClassRoster::npos) {
+        // Nothing of the platform's is on the roster: the file's student is.
+        const std::string& id = in.roster->students()[at].student;
+        const SubmitterId& who = in.submitter;
+        if (!who.sid.empty() || !who.email.empty() || !who.user_id.empty())
+          missed.push_back(fmt::format("Marked as {}, the student your file names.", quoted_printable(id)));
+        s.student = id;
+        platform.clear();
+      } else {
+        missed.push_back(fmt::format("Your file's student {} is not on the class roster either.",
+                                     quoted_printable(s.student)));
+      }
+    }
+    a.notes.insert(a.notes.end(), missed.begin(), missed.end());
+  } else if (in.submitter.from == "email" && s.unreadable.empty() && !s.student.empty() &&
+             (s.student.find('@') == std::string::npos || lower(s.student) == lower(in.submitter.email))) {
+    // An email says nothing against an id that is not one: the file's stands.
+    platform.clear();
+  }
   if (s.unreadable.empty()) {
     if (!platform.empty() && s.student != platform) {
       const std::optional<std::uint64_t> marking_seed = seed ? seed : s.seed;

@@ -3,7 +3,8 @@
 // student's id taken from the platform or the file, and the file judged as
 // `mark` judges it (same judge, same variant from rubric, seed and id).
 //
-//   AutogradeSubmission in{"/autograder/submission", "s001", "Gradescope", ""};
+//   AutogradeSubmission in{"/autograder/submission", gradescope_submitter(metadata), "Gradescope", ""};
+//   in.roster = &roster;      // optional: the class roster the ids are looked up in
 //   Autograded a = autograde(rubric, seed, in);
 //   a.graded.marked->score;   // as mark's gradebook has it
 //   a.notes;                  // "Marked answers.yaml; not marked: notes.pdf"
@@ -16,15 +17,23 @@
 
 #include "attnmark/lesson/graded_submission.h"
 #include "attnmark/lesson/rubric.h"
+#include "marking/class_roster.h"
+#include "readers/submission_metadata.h"
 
 namespace attnmark {
 
 struct AutogradeSubmission {
   std::string folder;            // what the student handed in: DIR/submission/ or DIR/student/
-  std::string platform_student;  // the id the platform says submitted, or ""
+  SubmitterId submitter;         // who the platform says submitted (Gradescope's metadata); empty: it does not say
   std::string platform;          // the platform's name for notes: "Gradescope"
   std::string fallback_student;  // --student: when neither the platform nor the file gives an id
+  const ClassRoster* roster = nullptr;  // the class roster (--roster), or none
 };
+
+// A roster column that holds Gradescope's own user number (users[0].id of
+// the metadata): only this column is searched for it, as an id column of
+// another system (Canvas's ID) may hold the same digits for someone else.
+inline constexpr const char* gradescope_id_column = "gradescope id";
 
 struct Autograded {
   GradedSubmission graded;
@@ -39,9 +48,20 @@ struct Autograded {
 // that is an answer file, or several, is an unreadable submission with the
 // reason, for the student to read.
 //
-// The student id: the platform's, when it gives one; the file's `student:`
-// when it differs only in case and the file records that id's variant (the
-// worksheet was made for it); else the file's; else fallback_student. A
+// Whose variant, with a roster: the roster student that users[0].sid names,
+// else users[0].email, else users[0].id (in the gradescope_id_column), else
+// the file's `student:` (each as ClassRoster::identify matches: the roster id,
+// or one student's identity column, ignoring case; a value several students
+// hold names none); each value not found is noted. The student is marked
+// as their roster id. When nothing is on the roster, as without one.
+//
+// Without a roster, the platform's id: the sid when there is one; with only
+// an email, the file's `student:` when the file names one and it is not
+// another email address; else the email.
+//
+// Against the platform's id: the file's `student:` when it differs only in
+// case and the file records that id's variant (the worksheet was made for
+// it); else the platform's; without one the file's; else fallback_student. A
 // file whose `student:` disagrees with the platform is marked as the
 // platform's student (so a classmate's file is a wrong-variant) and noted.
 //

@@ -64,6 +64,13 @@ std::size_t ClassRoster::identify(std::string_view value) const {
   return it == identity_.end() ? npos : it->second;
 }
 
+bool ClassRoster::ambiguous(std::string_view value) const {
+  const std::string_view trimmed = trim(value);
+  if (trimmed.empty() || find(std::string(trimmed)) != npos) return false;
+  const auto it = identity_.find(lower(trimmed));
+  return it != identity_.end() && it->second == npos;
+}
+
 std::size_t ClassRoster::find(const std::string& id) const {
   const auto it = index_.find(id);
   return it == index_.end() ? npos : it->second;

@@ -42,6 +42,9 @@ class ClassRoster {
   // A form that asks for an email, or Gradescope's metadata, is matched to
   // the id the student's worksheet was made from.
   std::size_t identify(std::string_view value) const;
+  // Whether identify(value) is npos because several students hold the value
+  // (not because none does).
+  bool ambiguous(std::string_view value) const;
   // The roster id that `id` (not on the roster) most likely meant: the one
   // whose near_id_key is the same, when exactly one roster id has it; else "".
   std::string near(const std::string& id) const;

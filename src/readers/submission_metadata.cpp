@@ -38,6 +38,14 @@ SubmitterId gradescope_submitter(std::string_view json_text) {
   }
   who.submitters = static_cast<int>(users->size());
   const nlohmann::json& user = (*users)[0];
+  const auto usable = [&](const char* key) {
+    const std::string text = id_text(user, key);
+    return student_id_problem(text).empty() && text.size() <= 200 ? text : std::string();
+  };
+  who.sid = usable("sid");
+  who.email = usable("email");
+  who.user_id = usable("id");
+  who.name = usable("name");
   for (const char* key : {"sid", "email"}) {
     const std::string id = id_text(user, key);
     if (id.empty()) continue;
