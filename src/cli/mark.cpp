@@ -12,7 +12,9 @@
 #include "marking/mark_class.h"
 #include "base/text.h"
 #include "readers/roster.h"
+#include "readers/answer_reader.h"
 #include "readers/rubric_loader.h"
+#include "writers/form_template.h"
 
 namespace attnmark {
 
@@ -32,6 +34,10 @@ void declare_mark(CLI::App& sub, MarkOptions& options) {
   add_page_options(sub, options.page);
   add_roster_option(sub, options.roster, "Class roster (CSV): the gradebook gets a row per roster student");
   add_column_options(sub, options.columns, "rosters and sheets");
+  sub.add_option("--columns", options.column_map,
+                 "A sheet's columns by their titles (CSV of title,cell, as template --format form writes), e.g. "
+                 "--columns form-map.csv; without it, the titles template --format form gives are known")
+      ->type_name("MAP.csv");
   sub.add_option("--near-ids", options.near_ids,
                  "Ids near a roster id (S002 for s002): flag them (default) or match them to the roster student")
       ->default_str("flag")
@@ -84,6 +90,16 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
   else if (options.missing != "leave")
     throw Error(fmt::format("--missing: expected leave or zero; got {}", quoted_printable(options.missing)));
   const Rubric rubric = load_rubric_argument(options.rubric, "mark");
+  // A form's questions are read by their titles: the map's, then those
+  // template --format form writes for this rubric.
+  const std::vector<FormQuestion> form = form_questions(rubric);
+  if (!options.column_map.empty()) {
+    std::vector<std::string> cells;
+    for (const FormQuestion& q : form) cells.push_back(q.cell);
+    settings.sheet_columns.titles =
+        read_column_map(read_file(options.column_map, max_column_map_bytes), options.column_map, cells);
+  }
+  for (const FormQuestion& q : form) settings.sheet_columns.titles.push_back({q.title, q.cell});
   if (!options.roster.empty()) {
     std::vector<std::string> notes;
     settings.roster = read_roster(read_file(options.roster, max_roster_bytes), options.roster, settings.sheet_columns, &notes);
@@ -133,7 +149,8 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
     what += fmt::format("{}{} submission{} could not be marked", what.empty() ? "" : "; ", marked.unmarked,
                         marked.unmarked == 1 ? "" : "s");
   if (marked.not_read)
-    what += fmt::format("{}{} problem{} with the inputs (files not marked, folders not read, files flagged)",
+    what += fmt::format("{}{} problem{} with the inputs (files not marked, folders not read, files flagged, "
+                        "sheets' columns not marked)",
                         what.empty() ? "" : "; ", marked.not_read, marked.not_read == 1 ? "" : "s");
   err << fmt::format("attnmark: not complete: {}; see summary.md (exit status 1)\n", what);
   return 1;

@@ -24,6 +24,7 @@ struct MarkOptions {
   PageOptions page;                   // --theme, --text-size
   std::string roster;                 // --roster CSV
   ColumnChoice columns;               // --id-column, --name-column of rosters and sheets
+  std::string column_map;             // --columns MAP.csv: form questions' titles and the sheet columns they are
   std::string near_ids = "flag";      // --near-ids: flag or match ids near a roster id (S002 for s002)
   std::vector<std::string> exports;   // --export canvas,moodle
   std::string assignment;             // --assignment: name in the exports (default: the rubric's title)
