@@ -928,7 +928,7 @@ std::vector<TitledColumn> read_column_map(std::string_view text, const std::stri
   }
   const auto is_column = [](std::string_view value) {
     CellColumn cell;
-    return value == "student" || classify(value, max_answer_field_index, cell) == ColumnKind::cell;
+    return lower(value) == "student" || classify(value, max_answer_field_index, cell) == ColumnKind::cell;
   };
   struct Row {
     int line;
@@ -965,6 +965,7 @@ std::vector<TitledColumn> read_column_map(std::string_view text, const std::stri
   for (std::size_t k = first; k < rows.size(); ++k) {
     const Row& r = rows[k];
     std::string title = cells_first ? r.b : r.a, column = cells_first ? r.a : r.b;
+    if (lower(column) == "student") column = "student";
     Key key;
     if (title.empty()) throw Error(file, r.line, 0, fmt::format("the title of {} is blank", quoted_printable(column)));
     if (!(column == "student" && student) && !(key_of(column, key) && known.count(key)))

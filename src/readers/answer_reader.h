@@ -32,7 +32,8 @@ struct ReadLimits {
   std::size_t max_cells = 10000;               // answer cells per submission (file or row)
   std::size_t max_sheet_rows = 10000;          // data rows per sheet
   std::size_t max_sheet_cells = 1'000'000;     // answer cells per sheet, all rows together
-  ColumnChoice sheet_columns;                  // a sheet's id and name columns (--id-column, --name-column)
+  ColumnChoice sheet_columns;                  // a sheet's id and name columns (--id-column, --name-column),
+                                               // and its columns' titles (--columns, the rubric's form titles)
 };
 
 // Reads an answer file: JSON when the text starts with '{' (after an optional
@@ -210,7 +211,7 @@ inline constexpr std::size_t max_column_map_bytes = 1 << 20;
 // writes): rows of a form question's title and the sheet column it stands
 // for, after an optional header row `title,cell` (or `cell,title`). Without
 // that header, the column whose every value is a cell name (or `student`) is
-// the cells'. `columns` are the rubric's (form_questions' cells in
+// the cells'. `student` is the id in any case. `columns` are the rubric's (form_questions' cells in
 // writers/form_template: `student`, `q1.scores.1`, ...); a cell may be
 // given in either spelling of a one-row part (`q1.weights.2`,
 // `q1.weights.1.2`). Blank rows are skipped; fields are trimmed.

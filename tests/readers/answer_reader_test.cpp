@@ -870,7 +870,7 @@ TEST_CASE("a column map: with a header or without, either column first") {
   CHECK(attnmark::read_column_map("\xEF\xBB\xBF" "cell,title\nstudent,Your ID\n q1.scores.1 , Score 1 \n,\n"
                                   "q2.scores.1.2,\"A, B\"\n",
                                   "map.csv", map_cells) == want);
-  CHECK(attnmark::read_column_map("student,Your ID\nq1.scores.1,Score 1\nq2.scores.1.2,\"A, B\"\n", "map.csv",
+  CHECK(attnmark::read_column_map("Student,Your ID\nq1.scores.1,Score 1\nq2.scores.1.2,\"A, B\"\n", "map.csv",
                                   map_cells) == want);
   // A one-row part's cell in either spelling.
   CHECK(attnmark::read_column_map("W,q1.weights.1.1\n", "map.csv", map_cells) ==
