@@ -11,8 +11,8 @@
 #include "cli/serve.h"
 #include "marking/mark_class.h"
 #include "base/text.h"
-#include "readers/roster.h"
 #include "readers/answer_reader.h"
+#include "readers/roster.h"
 #include "readers/rubric_loader.h"
 #include "writers/form_template.h"
 

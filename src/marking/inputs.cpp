@@ -198,10 +198,6 @@ std::size_t latest_of(const std::vector<std::size_t>& chain, const When& when, c
   return chain[best];
 }
 
-}  // namespace
-
-namespace {
-
 // True when some row of the sheet fills in an answer cell. Rows are read
 // until one does: the first, in a sheet of answers.
 bool answers_any(const SheetReader& sheet) {
