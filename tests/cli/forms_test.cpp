@@ -113,6 +113,12 @@ TEST_CASE("template --format form writes the form's question titles and their ce
   CHECK(r.status == 0);
   CHECK(r.err == "");
   CHECK(r.out == one_token_form);
+  const auto file = scratch() / "form-questions.csv";
+  std::filesystem::remove(file);
+  const Run written = run_cli("template rubrics/one-token.yaml --format form -o '" + file.string() + "'");
+  CHECK(written.status == 0);
+  CHECK(written.err == "attnmark: wrote form questions to " + file.string() + "\n");
+  CHECK(attnmark::read_file(file.string(), 1 << 20) == one_token_form);
   // A matrix names its rows and columns; a most attended word per query is one list.
   const Run all = run_cli("template rubrics/class-demo.yaml --format form");
   CHECK(all.status == 0);
@@ -126,6 +132,9 @@ TEST_CASE("template --format form: a roster or a format it does not write is ref
   const Run roster = run_cli("template rubrics/one-token.yaml --format form --roster tests/golden/class-demo-sheet.roster.csv");
   CHECK(roster.status == 2);
   CHECK(roster.err == "attnmark: --format form: one form serves the whole class; leave out --roster (and --student)\n");
+  const Run student = run_cli("template rubrics/one-token.yaml --format form --student s001");
+  CHECK(student.status == 2);
+  CHECK(student.err == "attnmark: --format form: one form serves the whole class; leave out --student\n");
   const Run pdf = run_cli("template rubrics/one-token.yaml --format pdf");
   CHECK(pdf.status == 2);
   CHECK(pdf.err == "attnmark: --format: expected yaml or form; got 'pdf'\n");
