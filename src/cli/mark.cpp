@@ -33,7 +33,12 @@ void declare_mark(CLI::App& sub, MarkOptions& options) {
   add_jobs_option(sub, options.jobs, "Threads (default: all cores)");
   add_page_options(sub, options.page);
   add_roster_option(sub, options.roster, "Class roster (CSV): the gradebook gets a row per roster student");
-  add_column_options(sub, options.columns, "rosters and sheets");
+  add_column_options(sub, options.columns, "sheets (and the roster's, when it has none attnmark knows)");
+  sub.add_option("--roster-id-column", options.roster_id_column,
+                 "Header of the roster's id column, when the worksheets were made with generate --id-column; "
+                 "default: the one generate takes (a sheet's ids, emails or logins are matched to it), "
+                 "e.g. --roster class.csv --roster-id-column Matrikel")
+      ->type_name("HEADER");
   sub.add_option("--columns", options.column_map,
                  "A sheet's columns by their titles (CSV of title,cell, as template --format form writes), e.g. "
                  "--columns form-map.csv; without it, the titles template --format form gives are known")
@@ -102,7 +107,17 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
   for (const FormQuestion& q : form) settings.sheet_columns.titles.push_back({q.title, q.cell});
   if (!options.roster.empty()) {
     std::vector<std::string> notes;
-    settings.roster = read_roster(read_file(options.roster, max_roster_bytes), options.roster, settings.sheet_columns, &notes);
+    const std::string text = read_file(options.roster, max_roster_bytes);
+    // The roster's ids are those its worksheets were made from: the column
+    // generate takes, whichever column of the sheets names the students.
+    const ColumnChoice roster_columns{options.roster_id_column, options.columns.name};
+    try {
+      settings.roster = read_roster(text, options.roster, roster_columns, &notes);
+    } catch (const ColumnError&) {
+      if (!options.roster_id_column.empty() || options.columns.id.empty()) throw;
+      notes.clear();
+      settings.roster = read_roster(text, options.roster, options.columns, &notes);  // as generate --id-column read it
+    }
     for (const std::string& note : notes) err << "attnmark: " << note << "\n";
   }
   settings.seed = options.seed ? std::optional<std::uint64_t>(parse_seed(*options.seed)) : rubric.seed;

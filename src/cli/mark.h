@@ -23,7 +23,8 @@ struct MarkOptions {
   std::optional<std::string> jobs;    // --jobs (parse_jobs)
   PageOptions page;                   // --theme, --text-size
   std::string roster;                 // --roster CSV
-  ColumnChoice columns;               // --id-column, --name-column of rosters and sheets
+  ColumnChoice columns;               // --id-column, --name-column of sheets (and of a roster without an id column)
+  std::string roster_id_column;       // --roster-id-column: the roster's, when generate was given --id-column
   std::string column_map;             // --columns MAP.csv: form questions' titles and the sheet columns they are
   std::string near_ids = "flag";      // --near-ids: flag or match ids near a roster id (S002 for s002)
   std::vector<std::string> exports;   // --export canvas,moodle

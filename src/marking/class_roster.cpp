@@ -38,9 +38,10 @@ ClassRoster::ClassRoster(std::vector<RosterEntry> students) : students_(std::mov
   }
   const std::vector<std::string>& titles = id_column_titles();
   for (std::size_t i = 0; i < students_.size(); ++i) {
-    std::vector<std::string> values = {lower(students_[i].student)};
+    std::vector<std::string> values = {identity_key(students_[i].student)};
     for (const auto& [title, value] : students_[i].fields)
-      if (!value.empty() && std::find(titles.begin(), titles.end(), title) != titles.end()) values.push_back(lower(value));
+      if (!value.empty() && std::find(titles.begin(), titles.end(), title) != titles.end())
+        values.push_back(identity_key(value));
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     for (std::string& value : values) {
@@ -50,11 +51,16 @@ ClassRoster::ClassRoster(std::vector<RosterEntry> students) : students_(std::mov
   }
 }
 
-std::size_t ClassRoster::identify(std::string_view value) const {
+std::string identity_key(std::string_view value) {
   const std::string_view trimmed = trim(value);
-  if (trimmed.empty()) return npos;
-  if (const std::size_t at = find(std::string(trimmed)); at != npos) return at;
-  const auto it = identity_.find(lower(trimmed));
+  return trimmed.find('@') == std::string_view::npos ? std::string(trimmed) : lower(trimmed);
+}
+
+std::size_t ClassRoster::identify(std::string_view value) const {
+  const std::string key = identity_key(value);
+  if (key.empty()) return npos;
+  if (const std::size_t at = find(std::string(trim(value))); at != npos) return at;
+  const auto it = identity_.find(key);
   return it == identity_.end() ? npos : it->second;
 }
 

@@ -20,6 +20,12 @@ namespace attnmark {
 // each run of digits without its leading zeros. near_id_key("S-002.") == "s2".
 std::string near_id_key(std::string_view id);
 
+// A value as identify compares it: trimmed, and an email (it holds '@') in
+// small letters, since mail systems ignore the case of an address while an
+// id's case is part of it ("S002" is not the roster's "s002"; --near-ids
+// matches that). identity_key(" Ada@Example.ORG ") == "ada@example.org".
+std::string identity_key(std::string_view value);
+
 class ClassRoster {
  public:
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -30,9 +36,9 @@ class ClassRoster {
   // The index of the student with exactly this id, or npos.
   std::size_t find(const std::string& id) const;
   // The index of the student `value` names: the roster id itself, else the
-  // one student whose roster id or identity columns (those id_column_titles
-  // lists: email, login, SIS ids, ID number, username) hold it, compared
-  // trimmed and without regard to case; npos when none does or several do.
+  // one student whose identity columns (those id_column_titles lists: email,
+  // login, SIS ids, ID number, username) hold it, compared as identity_key
+  // makes them (trimmed; emails in any case); npos when none does or several do.
   // A form that asks for an email, or Gradescope's metadata, is matched to
   // the id the student's worksheet was made from.
   std::size_t identify(std::string_view value) const;
@@ -43,7 +49,7 @@ class ClassRoster {
  private:
   std::vector<RosterEntry> students_;
   std::unordered_map<std::string, std::size_t> index_;  // id → its index
-  std::unordered_map<std::string, std::size_t> identity_;  // lower-case id or identity field → index, or npos when shared
+  std::unordered_map<std::string, std::size_t> identity_;  // identity_key of the id and identity fields → index, or npos when shared
   std::unordered_map<std::string, std::size_t> near_;   // near_id_key → index, or npos when two ids share it
 };
 

@@ -250,10 +250,9 @@ void Inputs::take(std::size_t i, Submission& s) {
   else sheets[place.file]->submission(place.row, s);
   s.source = source(i);
   if (auto flag = flags.find(i); flag != flags.end()) s.notes.insert(s.notes.begin(), flag->second);
-  if (auto written = written_ids.find(i); written != written_ids.end()) {
-    s.student = students[i];
-    s.notes.insert(s.notes.begin(), fmt::format("the file says student {}; marked as the roster's {} (--near-ids match)",
-                                                quoted_printable(written->second), quoted_printable(students[i])));
+  if (auto match = matched.find(i); match != matched.end()) {
+    s.student = students[i];  // the variant follows the roster's id
+    if (!match->second.empty()) s.notes.insert(s.notes.begin(), match->second);
   }
 }
 
@@ -264,7 +263,7 @@ std::string Inputs::superseded_reason(std::size_t i) const {
 }
 
 Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_columns,
-                   const std::function<std::string(const std::string&)>& counts_as) {
+                   const StudentMatcher& counts_as) {
   // A MOOC's sheet of 100,000 learners is some 20 MB; 256 MiB leaves room.
   ReadLimits limits;
   limits.max_sheet_bytes = std::size_t{256} << 20;
@@ -288,11 +287,12 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
   std::vector<std::size_t> file_of;  // per submission: its input file
   std::vector<std::string> written_time;  // per submission: the time it records, as written, or ""
   std::vector<DateOrder> date_order(n, DateOrder::month_first);  // per sheet: how its year-last dates read
-  auto add = [&](const Place& place, std::string student, std::string time) {
-    if (counts_as && !student.empty())
-      if (std::string as = counts_as(student); as != student) {
-        in.written_ids.emplace(in.submissions.size(), std::move(student));
-        student = std::move(as);
+  auto add = [&](const Place& place, std::string student, std::string time,
+                 const std::vector<std::string>& others = {}, bool readable = true) {
+    if (counts_as && readable)
+      if (CountsAs as = counts_as(student, others); !as.student.empty() && as.student != student) {
+        in.matched.emplace(in.submissions.size(), std::move(as.note));
+        student = std::move(as.student);
       }
     in.submissions.push_back(place);
     in.students.push_back(std::move(student));
@@ -302,21 +302,15 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
   for (std::size_t i = 0; i < n; ++i) {
     if (in.parsed[i]) {
       const Submission& s = *in.parsed[i];
-      add(Place{i, 0, 0}, s.unreadable.empty() ? s.student : std::string(), s.submitted);
+      add(Place{i, 0, 0}, s.unreadable.empty() ? s.student : std::string(), s.submitted, {}, s.unreadable.empty());
       continue;
     }
-    struct Row {
-      int line;
-      std::string student, submitted;
-    };
-    std::vector<Row> rows;  // each row's line, student and time, once the sheet is good
+    std::vector<RowIdentity> rows;  // who each row is from, once the sheet is good
     try {
       in.sheet_texts[i] = read_file(in.files[i], limits.max_sheet_bytes);
       in.sheets[i] = std::make_unique<SheetReader>(
           in.sheet_texts[i], in.files[i], limits,
-          [&](int line, const std::string& student, const std::string& submitted) {
-            rows.push_back({line, student, submitted});
-          },
+          [&](RowIdentity&& who) { rows.push_back(std::move(who)); },
           jobs);
       if (const std::vector<std::string>& unknown = in.sheets[i]->unknown_columns(); !unknown.empty()) {
         // One line however many: a header of junk must not make reports of junk.
@@ -348,17 +342,18 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
       in.parsed[i] = unreadable(in.shown[i], error_text(e, in.shown[i]));
       in.sheets[i].reset();
       std::string().swap(in.sheet_texts[i]);
-      add(Place{i, 0, 0}, std::string(), std::string());
+      add(Place{i, 0, 0}, std::string(), std::string(), {}, false);
       continue;
     }
     if (!in.sheets[i]->submitted_column().empty()) {
       std::vector<std::string> times;
       times.reserve(rows.size());
-      for (const Row& row : rows) times.push_back(row.submitted);
+      for (const RowIdentity& row : rows) times.push_back(row.submitted);
       date_order[i] = date_order_of(times);
     }
     for (std::size_t row = 0; row < rows.size(); ++row)
-      add(Place{i, row, rows[row].line}, std::move(rows[row].student), std::move(rows[row].submitted));
+      add(Place{i, row, rows[row].line}, std::move(rows[row].student), std::move(rows[row].submitted),
+          rows[row].others);
   }
 
   // Which submission counts for each student. A file in a folder agrees

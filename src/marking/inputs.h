@@ -100,7 +100,9 @@ struct Inputs {
   std::vector<std::string> students;     // per submission: the student id it gives, or ""
   std::vector<std::size_t> superseding;  // per submission: the one that counts for its student, or `counts`
   std::unordered_map<std::size_t, std::string> flags;  // submission → why its place and its student disagree
-  std::unordered_map<std::size_t, std::string> written_ids;  // submission → the id it gave, when it counts as another
+  // submission → the note for its feedback ("" for none), when it counts as
+  // another student than the id it gives (students has the one it counts as)
+  std::unordered_map<std::size_t, std::string> matched;
   std::unordered_map<std::size_t, std::string> superseded_why;  // submission that does not count → why (superseded_reason)
   std::vector<InputNotice> notices;      // what was not read, and sheets' columns that were not marked
 
@@ -120,12 +122,22 @@ struct Inputs {
   std::string superseded_reason(std::size_t i) const;
 };
 
+// The student a submission counts as, when not the id it gives (a roster's
+// id for an email, or for a near-miss with --near-ids match).
+struct CountsAs {
+  std::string student;  // "" (or the id given): the id given stands
+  std::string note;     // for the student's feedback; "" for none
+};
+// Called with the id a submission gives ("" when blank) and, for a sheet row,
+// its other identity cells (RowIdentity::others).
+using StudentMatcher = std::function<CountsAs(const std::string& student, const std::vector<std::string>& others)>;
+
 // Reads and checks every input, answer files on up to `jobs` threads.
 // Unreadable files and sheets become one unreadable submission each.
 // `sheet_columns` says which columns of a sheet hold ids and names;
-// `counts_as`, when given, is the id each given id counts as (a roster's id
-// for a near-miss, with --near-ids match), before superseding is decided.
+// `counts_as`, when given, says whom each submission counts as, before
+// superseding is decided; it is not called for an unreadable one.
 Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_columns = {},
-                   const std::function<std::string(const std::string&)>& counts_as = {});
+                   const StudentMatcher& counts_as = {});
 
 }  // namespace attnmark

@@ -112,6 +112,36 @@ class ClassCopies {
   std::vector<std::optional<std::uint64_t>> key_, answer_;  // per submission
 };
 
+// Whom a submission counts as (docs/marking.md, "Who a submission is"): a
+// roster id as given; else the student whose identity columns hold the id
+// (a form that asks for the email); else the one an identity cell of the row
+// names (a blank or unknown id beside a roster email); else, with --near-ids
+// match, the roster id it nearly is. Otherwise the id stands, or, when blank,
+// the row's first identity cell does (so the row says whose it is).
+CountsAs roster_student(const ClassRoster& roster, bool match_near_ids, const std::string& id,
+                        const std::vector<std::string>& others) {
+  const std::vector<RosterEntry>& students = roster.students();
+  if (!id.empty()) {
+    if (roster.find(id) != ClassRoster::npos) return {};
+    if (const std::size_t at = roster.identify(id); at != ClassRoster::npos) return {students[at].student, ""};
+  }
+  for (const std::string& other : others)
+    if (const std::size_t at = roster.identify(other); at != ClassRoster::npos)
+      return {students[at].student,
+              fmt::format("{}; {} is the roster's {}",
+                          id.empty() ? std::string("no student id")
+                                     : fmt::format("student {} is not on the roster", quoted_printable(id)),
+                          quoted_printable(other), quoted_printable(students[at].student))};
+  if (match_near_ids && !id.empty())
+    if (std::string near = roster.near(id); !near.empty())
+      return {near, fmt::format("the file says student {}; marked as the roster's {} (--near-ids match)",
+                                quoted_printable(id), quoted_printable(near))};
+  if (id.empty())
+    for (const std::string& other : others)
+      if (!other.empty()) return {other, ""};
+  return {};
+}
+
 // What the roster says of a judged submission that counts: its name, or
 // that its id is not on the roster (and the id it most likely meant).
 void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
@@ -120,8 +150,11 @@ void apply_roster(const ClassRoster& roster, GradedSubmission& g) {
     if (!roster.students()[at].name.empty()) g.name = roster.students()[at].name;
     return;
   }
+  // Its variant was made from an id no worksheet was made for: a score
+  // against it would be a mark for a sheet nobody was given.
+  g.marked.reset();
   const std::string near = roster.near(g.student);
-  std::string reason = "not on the roster";
+  std::string reason = "not on the roster, so not marked";
   if (!near.empty())
     reason += fmt::format("; did you mean {}? (--near-ids match marks it as {})", quoted_printable(near),
                           quoted_printable(near));
@@ -261,12 +294,10 @@ ClassMarked mark_class(const Rubric& rubric, const MarkSettings& settings, const
       throw Error(fmt::format("--export: expected canvas or moodle; got {}", quoted_printable(format)));
   std::optional<ClassRoster> roster;
   if (cleaned.roster) roster.emplace(*cleaned.roster);
-  std::function<std::string(const std::string&)> counts_as;
-  if (roster && cleaned.match_near_ids)
-    counts_as = [&](const std::string& id) {
-      if (roster->find(id) != ClassRoster::npos) return id;
-      const std::string near = roster->near(id);
-      return near.empty() ? id : near;
+  StudentMatcher counts_as;
+  if (roster)
+    counts_as = [&](const std::string& id, const std::vector<std::string>& others) {
+      return roster_student(*roster, cleaned.match_near_ids, id, others);
     };
   Inputs in = read_inputs(std::move(list), cleaned.jobs, cleaned.sheet_columns, counts_as);
   require_class_seed(in, cleaned.seed);

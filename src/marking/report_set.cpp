@@ -197,8 +197,9 @@ void ReportWriter::add(ReportChunk& chunk) {
   const std::vector<ClassSummary::Row>& rows = std::as_const(*chunk.summary_).rows();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ClassSummary::Row& row = rows[i];
-    if (row.status != SubmissionStatus::duplicate && !row.score) ++unmarked_;
+    // (A not-on-roster row is never marked: it is counted as that.)
     if (row.status == SubmissionStatus::not_on_roster) ++not_on_roster_;
+    else if (row.status != SubmissionStatus::duplicate && !row.score) ++unmarked_;
     if (settings_.feedback == FeedbackMode::files) {
       if (!feedback_) feedback_.emplace((root_ / "feedback").string());
       if (const std::size_t slash = row.file_stem.find('/'); slash != std::string::npos)

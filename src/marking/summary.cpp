@@ -18,12 +18,13 @@ std::size_t submission_count(const ClassSummary& summary) {
   return summary.rows().size() - static_cast<std::size_t>(summary.statuses()[static_cast<std::size_t>(SubmissionStatus::missing)]);
 }
 
-// "Ada Lovelace, s002 and 3 more": who made a mistake, as the summaries list them.
+// "Lovelace, Ada (s001); s002 and 3 more": who made a mistake, as the
+// summaries list them (a roster's "Last, First" name holds a comma).
 std::string who_made(const ClassSummary& summary, const std::string& code) {
   const auto list = summary.mistake_students().find(code);
   if (list == summary.mistake_students().end()) return std::string();
   std::string out;
-  for (const std::string& who : list->second) out += (out.empty() ? "" : ", ") + printable(who, 80);
+  for (const std::string& who : list->second) out += (out.empty() ? "" : "; ") + printable(who, 120);
   const int total = summary.mistakes().at(code);
   if (static_cast<std::size_t>(total) > list->second.size())
     out += fmt::format(" and {} more", total - static_cast<int>(list->second.size()));
@@ -88,7 +89,8 @@ void ClassSummary::add(const GradedSubmission& g) {
         if (std::find(seen.begin(), seen.end(), d) == seen.end()) seen.push_back(d);
     }
   constexpr std::size_t named = 50;  // a list a teacher reads, not the whole class
-  const std::string who = g.name.empty() ? g.student : g.name;
+  // The id beside the name: the teacher finds the row, and two Ada Smiths are two.
+  const std::string who = g.name.empty() ? g.student : g.student.empty() ? g.name : g.name + " (" + g.student + ")";
   for (const std::string& d : seen) {
     ++mistakes_[d];
     std::vector<std::string>& list = mistake_students_[d];

@@ -57,7 +57,7 @@ class ClassSummary {
   const PartStats& part(std::size_t question, std::size_t part) const { return parts_[question][part]; }
   // Number of students with each mistake code.
   const std::map<std::string, int>& mistakes() const { return mistakes_; }
-  // Who made each mistake: the first 50 students (their names, else ids),
+  // Who made each mistake: the first 50 students ("Lovelace, Ada (s001)", or the id alone),
   // in input order; mistakes() has how many in all.
   const std::map<std::string, std::vector<std::string>>& mistake_students() const { return mistake_students_; }
   // A line on the roster for the top of the summaries ("Roster: 30 students,

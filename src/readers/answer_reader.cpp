@@ -783,8 +783,7 @@ std::vector<std::size_t> record_splits(std::string_view text, std::size_t from, 
 }  // namespace
 
 SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-                         const std::function<void(int, const std::string&, const std::string&)>& on_student,
-                         unsigned jobs)
+                         const std::function<void(RowIdentity&&)>& on_student, unsigned jobs)
     : text_(text), file_(std::move(file)) {
   if (std::string problem = input_problem(text, limits.max_sheet_bytes, "the limit for a sheet"); !problem.empty())
     throw Error(file_, 0, 0, std::move(problem));
@@ -804,6 +803,7 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
     std::vector<CsvReader::Position> rows;
     std::vector<std::string> students;
     std::vector<std::string> times;  // each row's submitted cell, when the sheet has the column
+    std::vector<std::string> others;  // each row's identities cells, identities.size() a row
     CsvReader::Position end;  // where its reader stopped
     bool failed = false;
   };
@@ -832,6 +832,9 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
               *layout->submitted < row.fields.size() ? trim(row.fields[*layout->submitted]) : std::string_view();
           piece.times.push_back(read_name(time, "submitted", ignored));
         }
+        for (const std::size_t column : layout->columns.identities)
+          piece.others.push_back(read_name(column < row.fields.size() ? row.fields[column] : std::string_view(),
+                                           "student", ignored));
       }
     }
     piece.end = part.position();
@@ -874,7 +877,12 @@ SheetReader::SheetReader(std::string_view text, std::string file, const ReadLimi
                     "more than " + std::to_string(limits.max_sheet_cells) + " answer cells (" +
                         std::to_string(rows) + " rows of " + std::to_string(layout->cells_per_row) +
                         "); split the sheet into smaller ones");
-      if (on_student) on_student(line, piece.students[i], layout->submitted ? piece.times[i] : std::string());
+      if (on_student) {
+        RowIdentity who{line, std::move(piece.students[i]), layout->submitted ? std::move(piece.times[i]) : std::string(), {}};
+        const std::size_t n = layout->columns.identities.size();
+        for (std::size_t k = i * n; k < (i + 1) * n; ++k) who.others.push_back(std::move(piece.others[k]));
+        on_student(std::move(who));
+      }
     }
     lines_before += piece.end.line - 1;
   }

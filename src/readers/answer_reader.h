@@ -159,6 +159,18 @@ SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadL
 
 struct SheetLayout;
 
+// Who a sheet row is from, as SheetReader's check reads it: every cell
+// trimmed, "" when blank or the sheet has no such column.
+struct RowIdentity {
+  int line = 0;
+  std::string student;    // the id column's cell
+  std::string submitted;  // the cell of when it was handed in (submitted_column)
+  // The other columns that identify a student (id_column_titles: a form's
+  // "Email address" beside its "Student ID" question), in header order; a
+  // Microsoft Forms response number is not one.
+  std::vector<std::string> others;
+};
+
 // A class sheet read in two steps, so that rows can become submissions on
 // several threads (read_sheet is this, in one thread):
 //
@@ -172,12 +184,11 @@ class SheetReader {
  public:
   // Checks the whole sheet and reads its header; throws Error as read_sheet
   // does. `on_student`, when given, is called for every row that is not blank,
-  // in order (as submission() numbers them), with its line, student id and
-  // submitted cell (trimmed; "" when blank or the sheet has no such column).
+  // in order (as submission() numbers them), with who the row is from.
   // The check runs on up to `jobs` threads (a large sheet in pieces split at
   // record starts); what it finds, errors included, does not depend on them.
   SheetReader(std::string_view text, std::string file, const ReadLimits& limits,
-              const std::function<void(int line, const std::string& student, const std::string& submitted)>& on_student = {},
+              const std::function<void(RowIdentity&&)>& on_student = {},
               unsigned jobs = 1);
 
   // Header names of the columns not marked (as SheetInfo).

@@ -63,6 +63,10 @@ bool is_known_metadata(std::string_view header) {
   return false;
 }
 
+std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view title) {
+  return find(header, title);
+}
+
 const std::vector<std::string>& id_column_titles() {
   static const std::vector<std::string> titles = {"student", "student id", "id",           "id number",
                                                   "sis user id", "sis login id", "username", "login",
@@ -118,6 +122,12 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
     }
   }
   if (c.name && c.name == c.id) c.name.reset();  // an id is not a name
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string title = key(header[i]);
+    if (i != c.id && !(c.microsoft_forms && title == "id") &&
+        std::find(id_column_titles().begin(), id_column_titles().end(), title) != id_column_titles().end())
+      c.identities.push_back(i);
+  }
   return c;
 }
 

@@ -72,12 +72,20 @@ struct ClassColumns {
   // A Microsoft Forms export: ID (the response's number), Start time,
   // Completion time, Email, Name, then a column per question.
   bool microsoft_forms = false;
+  // The other columns whose titles id_column_titles lists (a form's "Email
+  // address" beside its "Student ID"), in header order: what identifies a
+  // student whose id is blank or not on the roster. Not a Microsoft Forms ID.
+  std::vector<std::size_t> identities;
 };
 
 // The headers recognised as the id column, in the order they are preferred,
 // compared without regard to case or spaces around: student, student id, id,
 // id number, sis user id, sis login id, username, login, email, email address.
 const std::vector<std::string>& id_column_titles();
+
+// The first column of `header` titled `title` (small letters), compared as
+// every header is: any case, spaces around. find_column({" Roles "}, "roles") == 0.
+std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view title);
 
 // Finds the columns in `header`. A chosen header that is missing is a
 // ColumnError naming the headers there are. In a Microsoft Forms export the

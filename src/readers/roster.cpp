@@ -20,25 +20,19 @@ std::string field_at(const CsvRecord& r, std::optional<std::size_t> column) {
   return column && *column < r.fields.size() ? std::string(trim(r.fields[*column])) : std::string();
 }
 
-std::optional<std::size_t> column_of(const std::vector<std::string>& keys, std::string_view title) {
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (keys[i] == title) return i;
-  return std::nullopt;
-}
-
 // The rows of an LMS's export that are not students. Canvas: the row under
 // the header that marks assignments posted by hand ("Manual Posting" in
 // their columns, no student), and the Points Possible row. Moodle's
 // participants: a teacher, whose Roles do not say Student.
 bool not_a_student(const CsvRecord& r, const ClassColumns& columns, const std::vector<std::string>& keys,
                    const std::string& name) {
-  if (columns.canvas && field_at(r, column_of(keys, "id")).empty()) {
+  if (columns.canvas && field_at(r, find_column(keys, "id")).empty()) {
     if (name == "Points Possible") return true;
     if (name.empty())
       for (const std::string& f : r.fields)
         if (trim(f).starts_with("Manual Posting")) return true;
   }
-  if (const auto roles = column_of(keys, "roles")) return lower(field_at(r, roles)).find("student") == std::string::npos;
+  if (const auto roles = find_column(keys, "roles")) return lower(field_at(r, roles)).find("student") == std::string::npos;
   return false;
 }
 
@@ -90,8 +84,8 @@ std::vector<RosterEntry> read_roster(std::string_view text, const std::string& f
     }
     // Canvas's Test Student has a Canvas ID and no SIS ids: left out unless
     // the ids are Canvas's own (--id-column ID).
-    if (columns.canvas && e.student.empty() && !field_at(row, column_of(keys, "id")).empty() &&
-        field_at(row, column_of(keys, "sis user id")).empty() && field_at(row, column_of(keys, "sis login id")).empty()) {
+    if (columns.canvas && e.student.empty() && !field_at(row, find_column(keys, "id")).empty() &&
+        field_at(row, find_column(keys, "sis user id")).empty() && field_at(row, find_column(keys, "sis login id")).empty()) {
       left_out.push_back(fmt::format("{} (line {}: no SIS id, as Canvas's Test Student; --id-column ID takes Canvas's ids)",
                                      quoted_printable(e.name), e.line));
       continue;

@@ -317,7 +317,7 @@ const MarkRun& mark_run() {
   static const MarkRun run = [] {
     MarkRun r;
     const fs::path cwd = scratch() / "cwd";
-    fs::remove_all(scratch());
+    fs::remove_all(cwd);  // its own folder only: other tests of this process keep theirs
     fs::create_directories(cwd);
     r.out = cwd / "out";
     std::string args = "mark '" + (root / "rubrics/lesson.yaml").string() + "' '" + (bad / "answers").string() + "'";

@@ -776,10 +776,11 @@ TEST_CASE("mark --roster: a row per roster student in its order, missing ones, i
                      {"s1", "Turing, Alan", "graded", "5", "16", "5", "0", "0", subs + "/s1/answers.yaml", "", ""},
                      {"s2", "Grace Hopper", "missing", "", "16", "", "", "", "", "no submission", ""},
                      {"s3", "Edsger Dijkstra", "missing", "", "16", "", "", "", "", "no submission", ""},
-                     {"S2", "", "not-on-roster", "5", "16", "5", "0", "0", subs + "/S2/answers.yaml",
-                      "not on the roster; did you mean 's2'? (--near-ids match marks it as 's2')", ""},
-                     {"s9", "", "not-on-roster", "5", "16", "5", "0", "0", subs + "/s9/answers.yaml", "not on the roster",
-                      ""}});
+                     // Not on the roster: no score against a variant nobody was given.
+                     {"S2", "", "not-on-roster", "", "16", "", "", "", subs + "/S2/answers.yaml",
+                      "not on the roster, so not marked; did you mean 's2'? (--near-ids match marks it as 's2')", ""},
+                     {"s9", "", "not-on-roster", "", "16", "", "", "", subs + "/s9/answers.yaml",
+                      "not on the roster, so not marked", ""}});
   CHECK(slurp(dir / "out/canvas.csv") ==
         "Student,ID,SIS User ID,SIS Login ID,Section,Attention worksheet (123456)\r\n"
         "Points Possible,,,,,16\r\n"

@@ -665,8 +665,11 @@ std::string sheet_check(const std::string& text, unsigned jobs, const ReadLimits
   std::string seen;
   try {
     attnmark::SheetReader reader(text, "big.csv", limits,
-                                 [&](int line, const std::string& student, const std::string& submitted) {
-                                   seen += std::to_string(line) + " " + student + (submitted.empty() ? "" : " " + submitted) + "\n";
+                                 [&](attnmark::RowIdentity&& who) {
+                                   seen += std::to_string(who.line) + " " + who.student +
+                                           (who.submitted.empty() ? "" : " " + who.submitted);
+                                   for (const std::string& other : who.others) seen += " [" + other + "]";
+                                   seen += "\n";
                                  },
                                  jobs);
     for (std::size_t i = 0; i < reader.rows(); i += 997) {
@@ -682,16 +685,18 @@ std::string sheet_check(const std::string& text, unsigned jobs, const ReadLimits
 
 // A sheet of some 3 MiB (large enough to be checked in several pieces): quoted names
 // across lines, with commas and doubled quotes, CRLF, empty and blank rows.
-std::string big_sheet() {
-  std::string text = "student,name,q1.scores.1\r\n";
+// With `email`, each row ends with an Email column ("s7@x.org").
+std::string big_sheet(bool email = false) {
+  std::string text = email ? "student,name,q1.scores.1,Email\r\n" : "student,name,q1.scores.1\r\n";
   for (int i = 0; text.size() < (std::size_t{3} << 20); ++i) {
     const std::string id = "s" + std::to_string(i);
+    const std::string end = email ? "," + id + "@x.org" : "";
     switch (i % 5) {
-      case 0: text += id + ",\"Smith, \"\"Jo\"\"\nthe second\",1\r\n"; break;
-      case 1: text += id + ",Ann,2\n\n\r\n"; break;
-      case 2: text += ",,\n" + id + ",\"Bo\r\nLee\",3\r"; break;
-      case 3: text += id + ",\"\"\"\",4\n"; break;
-      default: text += "\"" + id + "\",Cy,\"5\"\n"; break;
+      case 0: text += id + ",\"Smith, \"\"Jo\"\"\nthe second\",1" + end + "\r\n"; break;
+      case 1: text += id + ",Ann,2" + end + "\n\n\r\n"; break;
+      case 2: text += (email ? ",,,\n" : ",,\n") + id + ",\"Bo\r\nLee\",3" + end + "\r"; break;
+      case 3: text += id + ",\"\"\"\",4" + end + "\n"; break;
+      default: text += "\"" + id + "\",Cy,\"5\"" + end + "\n"; break;
     }
   }
   return text;
@@ -726,6 +731,27 @@ TEST_CASE("a large sheet checked in pieces on several threads: the same rows, li
   const std::string limited = sheet_check(text, 1, limits);
   CHECK(limited.find("rows of answers; split the sheet into smaller ones") != std::string::npos);
   CHECK(sheet_check(text, 2, limits) == limited);
+
+  // Each row's other identity cells stay with their row across the pieces.
+  const std::string with_email = sheet_check(big_sheet(true), 1);
+  CHECK(with_email.substr(0, 65) == "2 s0 [s0@x.org]\n4 s1 [s1@x.org]\n8 s2 [s2@x.org]\n10 s3 [s3@x.org]\n");
+  for (unsigned jobs : {2u, 3u}) CHECK(sheet_check(big_sheet(true), jobs) == with_email);
+}
+
+TEST_CASE("a sheet's other identity columns: a form's email beside its Student ID, never a Microsoft Forms ID") {
+  auto others = [](const std::string& text) {
+    std::vector<std::vector<std::string>> seen;
+    attnmark::SheetReader(text, "form.csv", {}, [&](attnmark::RowIdentity&& who) { seen.push_back(who.others); });
+    return seen;
+  };
+  using Cells = std::vector<std::vector<std::string>>;
+  CHECK(others("Timestamp,Email address,Student ID,q1.scores.1\n2026/12/01 10:00:00 AM GMT,ada@x.org,,2\n"
+               "2026/12/01 10:05:00 AM GMT, alan@x.org ,s2,1\n") == Cells{{"ada@x.org"}, {"alan@x.org"}});
+  CHECK(others("ID,Start time,Completion time,Email,Name,Student ID,q1.scores.1\n"
+               "1,12/1/26 10:00:00,12/1/26 10:04:00,ada@x.org,Ada Lovelace,s1,2\n") == Cells{{"ada@x.org"}});
+  // Without a Student ID question the Email is the id: nothing else identifies.
+  CHECK(others("ID,Start time,Completion time,Email,Name,q1.scores.1\n1,,,ada@x.org,Ada,2\n") == Cells{{}});
+  CHECK(others("student,login,email,q1.scores.1\ns1,ada,ada@x.org,2\n") == Cells{{"ada", "ada@x.org"}});
 }
 
 namespace {
