@@ -21,6 +21,7 @@
 #include "serve/classroom.h"
 #include "serve/store.h"
 #include "writers/answer_template.h"
+#include "writers/form_template.h"
 #include "writers/html_writer.h"
 #include "writers/key_json.h"
 #include "writers/latex_writer.h"
@@ -59,7 +60,7 @@ void emit(const GenerateOptions& options, const std::string& text, const char* w
 struct Job {
   bool key = false;       // key, not worksheet
   bool answers = false;   // template: only the blank answer file
-  std::string format;     // md, json, jsonl, html, tex, ipynb
+  std::string format;     // md, json, jsonl, html, tex, ipynb; template's yaml or form
 };
 
 // The format an output file's name asks for: ".html" is html. Empty for a
@@ -84,7 +85,9 @@ Job job_of(const GenerateOptions& options) {
   job.key = options.command == "key";
   job.answers = options.command == "template";
   if (job.answers) {
-    job.format = "yaml";
+    job.format = options.format.empty() ? "yaml" : options.format;
+    if (job.format != "yaml" && job.format != "form")
+      throw Error(fmt::format("--format: expected yaml or form; got {}", quoted_printable(job.format)));
     return job;
   }
   const std::string known_names =
@@ -421,7 +424,12 @@ void declare_sheet_options(CLI::App& sub, GenerateOptions& options, const char* 
   sub.add_option("RUBRIC", options.rubrics, "Rubric file (YAML)")->required()->type_name("FILE");
   add_seed_option(sub, options.seed, "Seed (a whole number); default: the rubric's seed:");
   sub.add_option("--student", options.student, "Student id; each id gets its own variant")->type_name("ID");
-  if (name != "template")
+  if (name == "template")
+    sub.add_option("--format", options.format,
+                   "yaml (the blank answer file) or form (an online form's question titles and the sheet column "
+                   "each is, CSV, e.g. template rubric.yaml --format form -o form.csv); default: yaml")
+        ->type_name("FORMAT");
+  else
     sub.add_option("--format", options.format,
                    std::string(name == "key" ? "md, json, jsonl, html, tex or ipynb" : "md, json, html, tex or ipynb") +
                        "; default: from -o's extension, else md")
@@ -466,6 +474,14 @@ int run_generate(const GenerateOptions& options, std::ostream& out, std::ostream
   if (const std::string problem = student_id_problem(student); !problem.empty())
     throw Error(fmt::format("--student: {} {}", quoted_printable(options.student), problem));
   const Rubric rubric = load_rubric_argument(options.rubrics[0], options.command);
+  if (job.format == "form") {
+    // One form serves the whole class: it holds no student's numbers.
+    if (!options.roster.empty())
+      throw Error("--format form: one form serves the whole class; leave out --roster (and --student)");
+    if (!student.empty()) throw Error("--format form: one form serves the whole class; leave out --student");
+    emit(options, render_form_template(rubric), "form questions", out, err, Access::everyone);
+    return 0;
+  }
   ClassPage page;
   std::optional<Store> served;
   if (!options.db.empty()) served.emplace(options.db, StoreUse::read);

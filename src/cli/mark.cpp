@@ -11,8 +11,10 @@
 #include "cli/serve.h"
 #include "marking/mark_class.h"
 #include "base/text.h"
+#include "readers/answer_reader.h"
 #include "readers/roster.h"
 #include "readers/rubric_loader.h"
+#include "writers/form_template.h"
 
 namespace attnmark {
 
@@ -37,6 +39,10 @@ void declare_mark(CLI::App& sub, MarkOptions& options) {
                  "default: the one generate takes (a sheet's ids, emails or logins are matched to it), "
                  "e.g. --roster class.csv --roster-id-column Matrikel")
       ->type_name("HEADER");
+  sub.add_option("--columns", options.column_map,
+                 "A sheet's columns by their titles (CSV of title,cell, as template --format form writes), e.g. "
+                 "--columns form-map.csv; without it, the titles template --format form gives are known")
+      ->type_name("MAP.csv");
   sub.add_option("--near-ids", options.near_ids,
                  "Ids near a roster id (S002 for s002): flag them (default) or match them to the roster student")
       ->default_str("flag")
@@ -89,6 +95,16 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
   else if (options.missing != "leave")
     throw Error(fmt::format("--missing: expected leave or zero; got {}", quoted_printable(options.missing)));
   const Rubric rubric = load_rubric_argument(options.rubric, "mark");
+  // A form's questions are read by their titles: the map's, then those
+  // template --format form writes for this rubric.
+  const std::vector<FormQuestion> form = form_questions(rubric);
+  if (!options.column_map.empty()) {
+    std::vector<std::string> cells;
+    for (const FormQuestion& q : form) cells.push_back(q.cell);
+    settings.sheet_columns.titles =
+        read_column_map(read_file(options.column_map, max_column_map_bytes), options.column_map, cells);
+  }
+  for (const FormQuestion& q : form) settings.sheet_columns.titles.push_back({q.title, q.cell});
   if (!options.roster.empty()) {
     std::vector<std::string> notes;
     const std::string text = read_file(options.roster, max_roster_bytes);
@@ -148,7 +164,8 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
     what += fmt::format("{}{} submission{} could not be marked", what.empty() ? "" : "; ", marked.unmarked,
                         marked.unmarked == 1 ? "" : "s");
   if (marked.not_read)
-    what += fmt::format("{}{} problem{} with the inputs (files not marked, folders not read, files flagged)",
+    what += fmt::format("{}{} problem{} with the inputs (files not marked, folders not read, files flagged, "
+                        "sheets' columns not marked)",
                         what.empty() ? "" : "; ", marked.not_read, marked.not_read == 1 ? "" : "s");
   err << fmt::format("attnmark: not complete: {}; see summary.md (exit status 1)\n", what);
   return 1;

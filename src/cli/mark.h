@@ -25,6 +25,7 @@ struct MarkOptions {
   std::string roster;                 // --roster CSV
   ColumnChoice columns;               // --id-column, --name-column of sheets (and of a roster without an id column)
   std::string roster_id_column;       // --roster-id-column: the roster's, when generate was given --id-column
+  std::string column_map;             // --columns MAP.csv: form questions' titles and the sheet columns they are
   std::string near_ids = "flag";      // --near-ids: flag or match ids near a roster id (S002 for s002)
   std::vector<std::string> exports;   // --export canvas,moodle
   std::string assignment;             // --assignment: name in the exports (default: the rubric's title)

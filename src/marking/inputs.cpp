@@ -198,6 +198,21 @@ std::size_t latest_of(const std::vector<std::size_t>& chain, const When& when, c
   return chain[best];
 }
 
+// True when some row of the sheet fills in an answer cell. Rows are read
+// until one does: the first, in a sheet of answers.
+bool answers_any(const SheetReader& sheet) {
+  Submission s;
+  for (std::size_t r = 0; r < sheet.rows(); ++r) {
+    sheet.submission(r, s);
+    for (const auto& [question, parts] : s.answers)
+      for (const auto& [part, answer] : parts)
+        for (const std::vector<std::string>& row : answer.rows)
+          for (const std::string& cell : row)
+            if (!cell.empty()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Submission read_submission_file(std::string_view text, const std::string& path, const std::string& source,
@@ -305,12 +320,22 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
           names += (c ? ", '" : "'") + unknown[c] + "'";
         if (unknown.size() > shown_columns) names += fmt::format(" and {} more", unknown.size() - shown_columns);
         in.notices.push_back({unknown.size() == 1
-                                  ? fmt::format("{}: column {} is not a cell of any question; it was not marked",
+                                  ? fmt::format("{}: column {} is not a cell of any question and was not marked; title "
+                                                "it as attnmark template RUBRIC --format form lists, or map it with "
+                                                "--columns MAP.csv",
                                                 in.shown[i], names)
-                                  : fmt::format("{}: {} columns are not cells of any question; they were not marked: {}",
+                                  : fmt::format("{}: {} columns are not cells of any question and were not marked: {}; "
+                                                "title them as attnmark template RUBRIC --format form lists, or map "
+                                                "them with --columns MAP.csv",
                                                 in.shown[i], unknown.size(), names),
-                              false});
+                              true});
       }
+      if (in.sheets[i]->rows() > 0 && !answers_any(*in.sheets[i]))
+        in.notices.push_back({fmt::format("{}: no row answers any question, so every student in it is unanswered; "
+                                          "title its columns as attnmark template RUBRIC --format form lists, or map "
+                                          "them with --columns MAP.csv",
+                                          in.shown[i]),
+                              true});
     } catch (const ColumnError&) {
       throw;  // the teacher's to fix with --id-column: no reports from a guess
     } catch (const Error& e) {

@@ -62,7 +62,7 @@ struct MarkSettings {
   HtmlStyle style;                     // summary.html and feedback pages
   std::optional<std::vector<RosterEntry>> roster;  // --roster: a gradebook row per roster student, in its order
   bool match_near_ids = false;         // --near-ids match: S002 is marked as the roster's s002
-  ColumnChoice sheet_columns;          // --id-column, --name-column for sheets
+  ColumnChoice sheet_columns;          // --id-column, --name-column and the columns' titles (--columns) for sheets
   std::vector<std::string> exports;    // LMS gradebooks to write too: "canvas", "moodle"
   std::string assignment;              // their assignment name (default: the rubric's title)
   std::string assignment_id;           // Canvas's id of the assignment, if known

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "attnmark/base/error.h"
@@ -550,17 +552,38 @@ struct SheetLayout {
 
 namespace {
 
-SheetLayout read_header(const CsvRecord& header, const std::string& file, const ReadLimits& limits,
+// The header as its columns are read: a title of limits.sheet_columns.titles
+// is the column it stands for, save a title that already names an id column
+// (`Student ID`), which class_columns reads as it is.
+std::vector<std::string> titled_header(const std::vector<std::string>& fields, const ColumnChoice& choice) {
+  std::vector<std::string> out(fields);
+  if (choice.titles.empty()) return out;
+  std::unordered_map<std::string, const std::string*> columns;
+  for (const TitledColumn& t : choice.titles) columns.emplace(column_title_key(t.title), &t.column);
+  const std::vector<std::string>& ids = id_column_titles();
+  for (std::string& field : out) {
+    const std::string key = column_title_key(field);
+    const auto it = columns.find(key);
+    if (it == columns.end()) continue;
+    if (*it->second == "student" && std::find(ids.begin(), ids.end(), key) != ids.end()) continue;
+    field = *it->second;
+  }
+  return out;
+}
+
+SheetLayout read_header(const CsvRecord& record, const std::string& file, const ReadLimits& limits,
                         SheetInfo& info) {
   SheetLayout layout;
-  layout.fields = header.fields.size();
-  layout.columns = class_columns(header.fields, limits.sheet_columns, file, header.line);
-  layout.submitted = submitted_column(header.fields);
+  const std::vector<std::string> fields = titled_header(record.fields, limits.sheet_columns);
+  layout.fields = fields.size();
+  layout.columns = class_columns(fields, limits.sheet_columns, file, record.line);
+  layout.submitted = submitted_column(fields);
   const std::optional<std::size_t> student = layout.columns.id;
+  const ClassColumns& c = layout.columns;
   std::set<std::tuple<std::string, std::string, std::size_t, std::size_t>> seen;
   std::size_t cells = 0;
-  for (std::size_t i = 0; i < header.fields.size(); ++i) {
-    const std::string_view name = trim(header.fields[i]);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string_view name = trim(fields[i]);
     const std::string key = lower(name);
     // The first of repeated special columns wins; later ones are ignored.
     if (key == "seed" && !layout.seed) layout.seed = i;
@@ -568,9 +591,14 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
     else if (key == "rubric" && !layout.rubric) layout.rubric = i;
     CellColumn cell;
     const ColumnKind kind = classify(name, limits.max_cells, cell);
+    // What is not read from every row and not a response's metadata is not
+    // marked: the teacher's to title or map.
+    const bool used = i == c.id || i == c.name || i == c.first_name || i == c.last_name || i == layout.submitted ||
+                      key == "seed" || key == "variant" || key == "rubric" || is_known_metadata(name);
     if (kind == ColumnKind::unknown ||
-        (kind == ColumnKind::cell && !seen.emplace(cell.question, cell.part, cell.row, cell.col).second)) {
-      info.unknown_columns.push_back(printable(name, 100));
+        (kind == ColumnKind::cell && !seen.emplace(cell.question, cell.part, cell.row, cell.col).second) ||
+        (kind == ColumnKind::other && !used)) {
+      info.unknown_columns.push_back(printable(trim(record.fields[i]), 100));
       continue;
     }
     if (kind != ColumnKind::cell) continue;
@@ -581,13 +609,13 @@ SheetLayout read_header(const CsvRecord& header, const std::string& file, const 
     cols = std::max(cols, cell.col + 1);
     cells += rows * cols - before;
     if (cells > limits.max_cells)
-      throw Error(file, header.line, 0,
+      throw Error(file, record.line, 0,
                   "the header's cell columns make more than " + std::to_string(limits.max_cells) +
                       " answer cells per student");
     layout.cells.push_back(std::move(cell));
   }
   layout.cells_per_row = cells;
-  if (!student) throw ColumnError(file, header.line, 0, no_id_column_message(header.fields));
+  if (!student) throw ColumnError(file, record.line, 0, no_id_column_message(record.fields));
   layout.student = *student;
   return layout;
 }
@@ -885,6 +913,87 @@ SheetInfo read_sheet(std::string_view text, const std::string& file, const ReadL
     ++info.rows;
   }
   return info;
+}
+
+std::vector<TitledColumn> read_column_map(std::string_view text, const std::string& file,
+                                          const std::vector<std::string>& columns) {
+  if (std::string problem = input_problem(text, max_column_map_bytes, "the limit for a column map"); !problem.empty())
+    throw Error(file, 0, 0, std::move(problem));
+  // The rubric's columns, by the cell each names (q1.weights.2 and q1.weights.1.2 are one cell).
+  using Key = std::tuple<std::string, std::string, std::size_t, std::size_t>;
+  std::set<Key> known;
+  bool student = false;
+  const auto key_of = [](std::string_view name, Key& key) {
+    CellColumn cell;
+    if (classify(name, max_answer_field_index, cell) != ColumnKind::cell) return false;
+    key = {cell.question, cell.part, cell.row, cell.col};
+    return true;
+  };
+  for (const std::string& column : columns) {
+    Key key;
+    if (column == "student") student = true;
+    else if (key_of(column, key)) known.insert(key);
+  }
+  const auto is_column = [](std::string_view value) {
+    CellColumn cell;
+    return lower(value) == "student" || classify(value, max_answer_field_index, cell) == ColumnKind::cell;
+  };
+  struct Row {
+    int line;
+    std::string a, b;
+  };
+  std::vector<Row> rows;
+  CsvReader reader(text.starts_with(utf8_bom) ? text.substr(utf8_bom.size()) : text, file);
+  CsvRecord record;
+  while (reader.next(record)) {
+    if (all_blank(record)) continue;
+    if (record.fields.size() != 2)
+      throw Error(file, record.line, 0,
+                  fmt::format("expected two fields, a form question's title and its cell (title,cell); got {}",
+                              record.fields.size()));
+    rows.push_back({record.line, std::string(trim(record.fields[0])), std::string(trim(record.fields[1]))});
+  }
+  // A header row names the columns; without one, the column whose every value is a cell name is the cells'.
+  bool cells_first = false;
+  std::size_t first = 0;
+  if (!rows.empty() && ((lower(rows[0].a) == "title" && lower(rows[0].b) == "cell") ||
+                        (lower(rows[0].a) == "cell" && lower(rows[0].b) == "title"))) {
+    cells_first = lower(rows[0].a) == "cell";
+    first = 1;
+  } else {
+    const bool a = std::all_of(rows.begin(), rows.end(), [&](const Row& r) { return is_column(r.a); });
+    const bool b = std::all_of(rows.begin(), rows.end(), [&](const Row& r) { return is_column(r.b); });
+    if (a == b && !rows.empty())
+      throw Error(file, rows[0].line, 0,
+                  "cannot tell which column holds the cell names (q1.scores.1, ...); give the header row title,cell");
+    cells_first = a;
+  }
+  std::vector<TitledColumn> out;
+  std::unordered_map<std::string, int> titles, cells;  // title key, cell → its line
+  for (std::size_t k = first; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    std::string title = cells_first ? r.b : r.a, column = cells_first ? r.a : r.b;
+    if (lower(column) == "student") column = "student";
+    Key key;
+    if (title.empty()) throw Error(file, r.line, 0, fmt::format("the title of {} is blank", quoted_printable(column)));
+    if (!(column == "student" && student) && !(key_of(column, key) && known.count(key)))
+      throw Error(file, r.line, 0,
+                  fmt::format("{} is not a cell of the rubric; attnmark template RUBRIC --format form lists them",
+                              quoted_printable(column)));
+    const auto [t, fresh_title] = titles.emplace(column_title_key(title), r.line);
+    if (!fresh_title)
+      throw Error(file, r.line, 0,
+                  fmt::format("the title {} is given twice (first at line {})", quoted_printable(title), t->second));
+    const std::string cell = column == "student" ? column : fmt::format("{}.{}.{}.{}", std::get<0>(key), std::get<1>(key),
+                                                                      std::get<2>(key), std::get<3>(key));
+    const auto [c, fresh_cell] = cells.emplace(cell, r.line);
+    if (!fresh_cell)
+      throw Error(file, r.line, 0,
+                  fmt::format("{} is given two titles (first at line {})", quoted_printable(column), c->second));
+    out.push_back({std::move(title), std::move(column)});
+  }
+  if (out.empty()) throw Error(file, 0, 0, "the column map is empty; expected rows of title,cell");
+  return out;
 }
 
 }  // namespace attnmark

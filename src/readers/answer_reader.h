@@ -32,7 +32,8 @@ struct ReadLimits {
   std::size_t max_cells = 10000;               // answer cells per submission (file or row)
   std::size_t max_sheet_rows = 10000;          // data rows per sheet
   std::size_t max_sheet_cells = 1'000'000;     // answer cells per sheet, all rows together
-  ColumnChoice sheet_columns;                  // a sheet's id and name columns (--id-column, --name-column)
+  ColumnChoice sheet_columns;                  // a sheet's id and name columns (--id-column, --name-column),
+                                               // and its columns' titles (--columns, the rubric's form titles)
 };
 
 // Reads an answer file: JSON when the text starts with '{' (after an optional
@@ -105,9 +106,13 @@ Submission read_answer_tree(const YamlNode& root, const std::string& source, con
 
 // What read_sheet found besides the rows.
 struct SheetInfo {
-  // Header names (trimmed, in header order) that look like cells but are not:
-  // an unknown part name, indices that are not positive integers, more than
-  // two indices, or a second column for a cell already given.
+  // Header names (trimmed, in header order) of the columns not marked: those
+  // that look like cells but are not (an unknown part name, indices that are
+  // not positive integers, more than two indices), a second column for a cell
+  // already given, and every other column that is neither the id, name or
+  // submitted column, seed, variant or rubric, a title of
+  // limits.sheet_columns.titles, nor a response's metadata
+  // (is_known_metadata in readers/columns.h: Timestamp, Email, Start time, ...).
   std::vector<std::string> unknown_columns;
   std::size_t rows = 0;  // Submissions passed to `each`
 };
@@ -125,8 +130,10 @@ struct SheetInfo {
 // rows[0][1] of a one-row part, `q2.scores.1.3` is rows[0][2] of a matrix,
 // `q3.most_attended` is rows[0][0]. A question id here is 1 to 40 letters,
 // digits, '_' or '-'. Each part is the smallest rectangle holding all its
-// columns; cells without a column are "". Other columns (name, email, ...)
-// are ignored.
+// columns; cells without a column are "". A column headed by a title of
+// limits.sheet_columns.titles is the column it stands for (a form's
+// "Question 1 scores: key 2" is q1.scores.2). Other columns are not marked:
+// SheetInfo::unknown_columns names those that are not a response's metadata.
 //
 // Calls `each` once per data row, in order, with a Submission whose source is
 // "<file>:<line>" and whose cells are the row's fields trimmed of ASCII
@@ -184,7 +191,7 @@ class SheetReader {
               const std::function<void(RowIdentity&&)>& on_student = {},
               unsigned jobs = 1);
 
-  // Header names that look like cells but are not (as SheetInfo).
+  // Header names of the columns not marked (as SheetInfo).
   const std::vector<std::string>& unknown_columns() const { return unknown_; }
   // The header of the column of when rows were handed in, as written
   // (printable): "Timestamp"; "" when the sheet has none.
@@ -207,5 +214,30 @@ class SheetReader {
   std::vector<std::string> unknown_;
   std::string submitted_column_;
 };
+
+// The most bytes a column map (mark --columns) may have.
+inline constexpr std::size_t max_column_map_bytes = 1 << 20;
+
+// A column map (`mark --columns MAP.csv`, the CSV `template --format form`
+// writes): rows of a form question's title and the sheet column it stands
+// for, after an optional header row `title,cell` (or `cell,title`). Without
+// that header, the column whose every value is a cell name (or `student`) is
+// the cells'. `student` is the id in any case. `columns` are the rubric's (form_questions' cells in
+// writers/form_template: `student`, `q1.scores.1`, ...); a cell may be
+// given in either spelling of a one-row part (`q1.weights.2`,
+// `q1.weights.1.2`). Blank rows are skipped; fields are trimmed.
+//
+// Throws Error with the file and line: the bytes (input_problem in
+// base/text.h; "file is N bytes; the limit for a column map is M"),
+// malformed CSV (csv.h), "expected two fields, a form question's title and
+// its cell (title,cell); got 3", "cannot tell which column holds the cell
+// names (q1.scores.1, ...); give the header row title,cell", "the title of
+// 'q1.scores.1' is blank", "'q9.scores.1' is not a cell of the rubric;
+// attnmark template RUBRIC --format form lists them", "the title 'Score 1'
+// is given twice (first at line 2)" (titles compared as column_title_key
+// does), "'q1.scores.1' is given two titles (first at line 2)", and "the
+// column map is empty; expected rows of title,cell".
+std::vector<TitledColumn> read_column_map(std::string_view text, const std::string& file,
+                                          const std::vector<std::string>& columns);
 
 }  // namespace attnmark

@@ -27,6 +27,42 @@ std::string header_list(const std::vector<std::string>& header) {
 
 }  // namespace
 
+std::string column_title_key(std::string_view header) {
+  std::string key;
+  bool space = false;
+  for (const char c : header) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+      space = !key.empty();
+      continue;
+    }
+    if (space) key += ' ';
+    space = false;
+    key += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return key;
+}
+
+bool is_known_metadata(std::string_view header) {
+  static const std::vector<std::string> titles = {
+      // Microsoft Forms
+      "id", "start time", "completion time", "email", "name", "last modified time", "total points", "quiz feedback",
+      // Google Forms
+      "timestamp", "email address", "score",
+      // Canvas
+      "student", "sis user id", "sis login id", "integration id", "section",
+      // Moodle
+      "first name", "surname", "id number", "institution", "department", "state", "started on", "completed",
+      "time taken",
+      // what class_columns reads as names besides
+      "full name", "student name", "display name", "last name", "firstname", "lastname"};
+  const std::string key = column_title_key(header);
+  // Microsoft Forms' quiz columns beside each question: "Points - Question 1 ...", "Feedback - Question 1 ...".
+  if (key.starts_with("points - ") || key.starts_with("feedback - ")) return true;
+  for (const std::vector<std::string>* list : {&titles, &id_column_titles(), &submitted_column_titles()})
+    if (std::find(list->begin(), list->end(), key) != list->end()) return true;
+  return false;
+}
+
 std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view title) {
   return find(header, title);
 }

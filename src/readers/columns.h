@@ -24,12 +24,40 @@ class ColumnError : public Error {
   using Error::Error;
 };
 
+// A form question's title and the sheet column it stands for: a cell name
+// (`q1.scores.2`) or `student` (the id). `mark --columns MAP.csv` gives
+// these, and so do the titles `template --format form` writes for the rubric
+// (writers/form_template).
+struct TitledColumn {
+  std::string title;
+  std::string column;
+  bool operator==(const TitledColumn&) const = default;
+};
+
 // The headers asked for on the command line (--id-column, --name-column);
-// empty means "recognise one".
+// empty means "recognise one". `titles`: a sheet column headed by one of
+// these titles (compared as column_title_key does) is read as the column it
+// stands for; of two entries with one title, the first counts.
 struct ColumnChoice {
   std::string id;
   std::string name;
+  std::vector<TitledColumn> titles = {};  // (a default, so {"id", "name"} leaves it empty without a warning)
 };
+
+// A header as compared with the titles attnmark knows: lower case (ASCII),
+// runs of whitespace one space, trimmed. "  Start   Time " is "start time".
+std::string column_title_key(std::string_view header);
+
+// True for a header (compared as column_title_key does) that a form, quiz
+// or LMS export writes about a response rather than as a question, which a
+// sheet may hold without saying so: Microsoft Forms' ID, Start time,
+// Completion time, Email, Name, Last modified time, Total points, Quiz
+// feedback, and "Points - Q" and "Feedback - Q" for each question; Google
+// Forms' Timestamp, Email address and Score; Canvas's Student, ID, SIS User
+// ID, SIS Login ID, Integration ID, Section; Moodle's First name, Surname,
+// ID number, Institution, Department, Email address, State, Started on,
+// Completed, Time taken; and every id, name and submitted header below.
+bool is_known_metadata(std::string_view header);
 
 // Where the ids and names are in a header.
 struct ClassColumns {

@@ -46,10 +46,10 @@ std::string double_quoted(std::string_view text) {
   return out + "\"";
 }
 
-AnswerShape answer_shape(const QuestionVariant& q, Part p) {
-  const QuestionSpec& spec = *q.spec;
-  const std::size_t n = q.tokens.size();
-  const std::size_t rows = q.query_token ? 1 : n;
+AnswerShape answer_shape(const QuestionSpec& spec, Part p) {
+  const std::size_t n = static_cast<std::size_t>(spec.token_count());
+  const bool one_token = spec.task == Task::one_token;
+  const std::size_t rows = one_token ? 1 : n;
   AnswerShape shape;
   switch (p) {
     case Part::query:
@@ -62,9 +62,11 @@ AnswerShape answer_shape(const QuestionVariant& q, Part p) {
     case Part::most_attended: shape.cols = 1; break;
   }
   shape.rows = (p == Part::keys || p == Part::values) ? n : rows;
-  shape.vector = q.query_token && shape.rows == 1;
+  shape.vector = one_token && shape.rows == 1;
   return shape;
 }
+
+AnswerShape answer_shape(const QuestionVariant& q, Part p) { return answer_shape(*q.spec, p); }
 
 std::string render_answer_template(const Rubric& rubric, const Variant& variant, bool record_seed) {
   std::string out;

@@ -20,6 +20,9 @@ struct AnswerShape {
   std::size_t cols = 0;
   bool vector = false;
 };
+// The same of every variant of a question: a variant has the question's
+// token count, and a query token exactly when the task is one-token.
+AnswerShape answer_shape(const QuestionSpec& question, Part part);
 AnswerShape answer_shape(const QuestionVariant& question, Part part);
 
 // A double-quoted string that reads back as exactly `text` both in YAML and

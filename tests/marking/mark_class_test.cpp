@@ -441,7 +441,9 @@ TEST_CASE("the demo class's form export is marked the same way", "[threads]") {
   }
 
   SECTION("the misspelt column is reported, not dropped silently") {
-    CHECK(run.err.find("column 'q1.weigths.1' is not a cell of any question; it was not marked") != std::string::npos);
+    CHECK(run.err.find("2 columns are not cells of any question and were not marked: 'q1.weigths.1', 'Comments'; "
+                       "title them as attnmark template RUBRIC --format form lists, or map them with --columns "
+                       "MAP.csv\n") != std::string::npos);
   }
 
   SECTION("feedback: parts' scores, follow-through and diagnoses") { check_parts(out, true); }
@@ -634,7 +636,7 @@ TEST_CASE("a folder the walk cannot read is named, and mark exits 1, never a sil
   CHECK(r.status == 1);
   CHECK(r.err.find(": cannot read folder: File name too long; nothing in it was marked\n") != std::string::npos);
   CHECK(r.err.ends_with("attnmark: not complete: 1 problem with the inputs (files not marked, folders not read, files "
-                        "flagged); see summary.md (exit status 1)\n"));
+                        "flagged, sheets' columns not marked); see summary.md (exit status 1)\n"));
   CHECK(gradebook_rows(dir / "out") == 2);
   CHECK(slurp(dir / "out/summary.md").find("## Notes on the inputs\n\n- " + (dir / "subs").string() + "/" + name) !=
         std::string::npos);
@@ -676,12 +678,13 @@ TEST_CASE("a sheet whose header is thousands of junk columns makes one line of n
   for (int i = 0; i < 250; ++i) sheet += "s" + std::to_string(i) + ",2" + junk + "\n";
   write_file((dir / "class.csv").string(), sheet);
   const Run r = run_cli("mark rubrics/lesson.yaml '" + (dir / "class.csv").string() + "' --out '" + (dir / "out").string() + "'");
-  CHECK(r.status == 0);
+  CHECK(r.status == 1);
   const std::string first_line = r.err.substr(0, r.err.find('\n') + 1);
   CHECK(first_line == "attnmark: " + (dir / "class.csv").string() +
-                          ": 9999 columns are not cells of any question; they were not marked: 'q1.weigths.1', "
+                          ": 9999 columns are not cells of any question and were not marked: 'q1.weigths.1', "
                           "'q1.weigths.2', 'q1.weigths.3', 'q1.weigths.4', 'q1.weigths.5', 'q1.weigths.6', "
-                          "'q1.weigths.7', 'q1.weigths.8', 'q1.weigths.9', 'q1.weigths.10' and 9989 more\n");
+                          "'q1.weigths.7', 'q1.weigths.8', 'q1.weigths.9', 'q1.weigths.10' and 9989 more; title them "
+                          "as attnmark template RUBRIC --format form lists, or map them with --columns MAP.csv\n");
   std::uintmax_t bytes = 0;
   for (const auto& e : fs::recursive_directory_iterator(dir / "out"))
     if (e.is_regular_file()) bytes += e.file_size();

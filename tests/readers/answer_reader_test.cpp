@@ -820,3 +820,100 @@ TEST_CASE("when a submission was handed in: an answer file's submitted:, a sheet
   CHECK(reader.submitted_column() == "Timestamp");
   CHECK(attnmark::SheetReader("Student,q1.weights.1\ns1,1\n", "c.csv", {}).submitted_column().empty());
 }
+
+TEST_CASE("a sheet's columns by their titles: a form's questions, whitespace and case aside") {
+  ReadLimits limits;
+  limits.sheet_columns.titles = {{"Question 1 scores: key 1", "q1.scores.1"},
+                                 {"Question 1 weights: key 2", "q1.weights.2"},
+                                 {"My school ID", "student"},
+                                 {"Student ID", "student"}};
+  const SheetResult r = sheet(
+      "Timestamp,Email address,  my   SCHOOL id ,  question 1\tscores: KEY 1 ,Question 1 weights: key 2,q1.weights.1,"
+      "Any comments?,Points - Question 1 scores: key 1,Feedback - Question 1 scores: key 1,Score\n"
+      "2026-12-01,a@x,s1,3,0.25,0.75,none,1,good,1\n",
+      limits);
+  // What is neither a cell, the id, nor a form's own column is named, as written.
+  CHECK(r.info.unknown_columns == std::vector<std::string>{"Any comments?"});
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].student == "s1");
+  CHECK(r.rows[0].notes == Notes{});
+  CHECK(cells(r.rows[0], "q1", "scores") == Rows{{"3"}});
+  CHECK(cells(r.rows[0], "q1", "weights") == Rows{{"0.75", "0.25"}});
+  // A title that already names an id column stays the id column it is.
+  const SheetResult id = sheet("Student ID,Question 1 scores: key 1\ns2,4\n", limits);
+  CHECK(id.info.unknown_columns.empty());
+  REQUIRE(id.rows.size() == 1);
+  CHECK(id.rows[0].student == "s2");
+  CHECK(cells(id.rows[0], "q1", "scores") == Rows{{"4"}});
+  // A title and its cell name both: the second is a column for a cell already given.
+  const SheetResult twice = sheet("student,q1.scores.1,Question 1 scores: key 1\ns3,1,2\n", limits);
+  CHECK(twice.info.unknown_columns == std::vector<std::string>{"Question 1 scores: key 1"});
+  CHECK(cells(twice.rows.at(0), "q1", "scores") == Rows{{"1"}});
+}
+
+TEST_CASE("a sheet's unmarked columns: every one but a form's, a quiz's and an LMS's own") {
+  const SheetResult ms = sheet(
+      "ID,Start time,Completion time,Email,Name,Last modified time,Total points,Quiz feedback,Student ID,q1.weights.1\n"
+      "1,12/1/26 9:58:00,12/1/26 10:02:03,a@x,Ann,,1,,s001,0.5\n");
+  CHECK(ms.info.unknown_columns.empty());
+  const SheetResult canvas = sheet("Student,ID,SIS User ID,SIS Login ID,Section,q1.weights.1\nAnn,17,s001,ann,A,0.5\n");
+  CHECK(canvas.info.unknown_columns.empty());
+  CHECK(canvas.rows.at(0).student == "s001");
+  const SheetResult other = sheet("student,Notes,q1.weights.1,Seat,rubric,seed\ns1,,0.5,12,lesson,1\n");
+  CHECK(other.info.unknown_columns == std::vector<std::string>{"Notes", "Seat"});
+}
+
+TEST_CASE("column_title_key and is_known_metadata") {
+  CHECK(attnmark::column_title_key("  Start \t  Time ") == "start time");
+  CHECK(attnmark::column_title_key("") == "");
+  CHECK(attnmark::is_known_metadata(" Completion  time"));
+  CHECK(attnmark::is_known_metadata("Points - Question 1 scores: key 1"));
+  CHECK(attnmark::is_known_metadata("Timestamp"));
+  CHECK_FALSE(attnmark::is_known_metadata("Comments"));
+  CHECK_FALSE(attnmark::is_known_metadata("Points"));
+}
+
+namespace {
+
+const std::vector<std::string> map_cells = {"student", "q1.scores.1", "q1.scores.2", "q1.weights.1", "q2.scores.1.2"};
+
+std::string map_error(const std::string& text) {
+  try {
+    attnmark::read_column_map(text, "map.csv", map_cells);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a column map: with a header or without, either column first") {
+  using attnmark::TitledColumn;
+  const std::vector<TitledColumn> want = {{"Your ID", "student"}, {"Score 1", "q1.scores.1"}, {"A, B", "q2.scores.1.2"}};
+  CHECK(attnmark::read_column_map("title,cell\r\nYour ID,student\r\nScore 1,q1.scores.1\r\n\"A, B\",q2.scores.1.2\r\n",
+                                  "map.csv", map_cells) == want);
+  CHECK(attnmark::read_column_map("\xEF\xBB\xBF" "cell,title\nstudent,Your ID\n q1.scores.1 , Score 1 \n,\n"
+                                  "q2.scores.1.2,\"A, B\"\n",
+                                  "map.csv", map_cells) == want);
+  CHECK(attnmark::read_column_map("Student,Your ID\nq1.scores.1,Score 1\nq2.scores.1.2,\"A, B\"\n", "map.csv",
+                                  map_cells) == want);
+  // A one-row part's cell in either spelling.
+  CHECK(attnmark::read_column_map("W,q1.weights.1.1\n", "map.csv", map_cells) ==
+        std::vector<TitledColumn>{{"W", "q1.weights.1.1"}});
+}
+
+TEST_CASE("a column map's mistakes: file, line and what to do") {
+  CHECK(map_error("title,cell\nS,q1.scores.1\nT,q3.scores.1\n") ==
+        "map.csv:3: 'q3.scores.1' is not a cell of the rubric; attnmark template RUBRIC --format form lists them");
+  CHECK(map_error("title,cell\nS,q1.scores.1\n s ,q1.scores.2\n") ==
+        "map.csv:3: the title 's' is given twice (first at line 2)");
+  CHECK(map_error("title,cell\nS,q1.scores.1\nT,q1.scores.1\n") ==
+        "map.csv:3: 'q1.scores.1' is given two titles (first at line 2)");
+  CHECK(map_error("title,cell\nS,q1.scores.1,x\n") ==
+        "map.csv:2: expected two fields, a form question's title and its cell (title,cell); got 3");
+  CHECK(map_error("S,T\n") ==
+        "map.csv:1: cannot tell which column holds the cell names (q1.scores.1, ...); give the header row title,cell");
+  CHECK(map_error("title,cell\n,q1.scores.1\n") == "map.csv:2: the title of 'q1.scores.1' is blank");
+  CHECK(map_error("title,cell\n") == "map.csv: the column map is empty; expected rows of title,cell");
+}
