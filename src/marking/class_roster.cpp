@@ -36,11 +36,10 @@ ClassRoster::ClassRoster(std::vector<RosterEntry> students) : students_(std::mov
     auto [it, fresh] = near_.emplace(near_id_key(students_[i].student), i);
     if (!fresh) it->second = npos;  // two roster ids look alike: neither is a guess
   }
-  const std::vector<std::string>& titles = id_column_titles();
   for (std::size_t i = 0; i < students_.size(); ++i) {
     std::vector<std::string> values = {identity_key(students_[i].student)};
     for (const auto& [title, value] : students_[i].fields)
-      if (!value.empty() && std::find(titles.begin(), titles.end(), title) != titles.end())
+      if (!value.empty() && is_identity_title(title))
         values.push_back(identity_key(value));
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());

@@ -36,8 +36,8 @@ class ClassRoster {
   // The index of the student with exactly this id, or npos.
   std::size_t find(const std::string& id) const;
   // The index of the student `value` names: the roster id itself, else the
-  // one student whose identity columns (those id_column_titles lists: email,
-  // login, SIS ids, ID number, username) hold it, compared as identity_key
+  // one student whose identity columns (is_identity_title: email, login,
+  // SIS ids, ID number, username; not an LMS's own ID) hold it, compared as identity_key
   // makes them (trimmed; emails in any case); npos when none does or several do.
   // A form that asks for an email, or Gradescope's metadata, is matched to
   // the id the student's worksheet was made from.

@@ -67,6 +67,11 @@ std::optional<std::size_t> find_column(const std::vector<std::string>& header, s
   return find(header, title);
 }
 
+bool is_identity_title(std::string_view title) {
+  const std::vector<std::string>& titles = id_column_titles();
+  return title != "id" && std::find(titles.begin(), titles.end(), title) != titles.end();
+}
+
 const std::vector<std::string>& id_column_titles() {
   static const std::vector<std::string> titles = {"student", "student id", "id",           "id number",
                                                   "sis user id", "sis login id", "username", "login",
@@ -122,12 +127,8 @@ ClassColumns class_columns(const std::vector<std::string>& header, const ColumnC
     }
   }
   if (c.name && c.name == c.id) c.name.reset();  // an id is not a name
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    const std::string title = key(header[i]);
-    if (i != c.id && !(c.microsoft_forms && title == "id") &&
-        std::find(id_column_titles().begin(), id_column_titles().end(), title) != id_column_titles().end())
-      c.identities.push_back(i);
-  }
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (i != c.id && is_identity_title(key(header[i]))) c.identities.push_back(i);
   return c;
 }
 

@@ -74,7 +74,7 @@ struct ClassColumns {
   bool microsoft_forms = false;
   // The other columns whose titles id_column_titles lists (a form's "Email
   // address" beside its "Student ID"), in header order: what identifies a
-  // student whose id is blank or not on the roster. Not a Microsoft Forms ID.
+  // student whose id is blank or not on the roster (is_identity_title).
   std::vector<std::size_t> identities;
 };
 
@@ -82,6 +82,12 @@ struct ClassColumns {
 // compared without regard to case or spaces around: student, student id, id,
 // id number, sis user id, sis login id, username, login, email, email address.
 const std::vector<std::string>& id_column_titles();
+
+// True for a title (small letters) of id_column_titles but `id`: a column
+// that names a student beside the id column (an email, a login, an SIS id).
+// A column headed ID is an LMS's or a form's own number (Canvas's user ID, a
+// Microsoft Forms response), so it names no one but as the id column.
+bool is_identity_title(std::string_view title);
 
 // The first column of `header` titled `title` (small letters), compared as
 // every header is: any case, spaces around. find_column({" Roles "}, "roles") == 0.

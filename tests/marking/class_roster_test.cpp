@@ -43,3 +43,13 @@ TEST_CASE("identify never matches an id by its case alone: S002 is a near-miss o
   CHECK(roster.near("s2") == "s002");
   CHECK(roster.near("s9") == "");
 }
+
+TEST_CASE("identify: a Canvas export's ID is Canvas's own number, never a student's identity") {
+  const ClassRoster roster(attnmark::read_roster("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                                                 "\"Lovelace, Ada\",1001,s001,ada,ML 101\n"
+                                                 "\"Turing, Alan\",1002,1001,alan,ML 101\n",
+                                                 "canvas.csv"));
+  CHECK(roster.identify("1001") == 1);  // Alan's SIS User ID, not Ada's Canvas ID
+  CHECK(roster.identify("1002") == ClassRoster::npos);
+  CHECK(roster.identify("ada") == 0);  // the SIS Login ID
+}
