@@ -252,7 +252,7 @@ void Inputs::take(std::size_t i, Submission& s) {
   if (auto flag = flags.find(i); flag != flags.end()) s.notes.insert(s.notes.begin(), flag->second);
   if (auto match = matched.find(i); match != matched.end()) {
     s.student = students[i];  // the variant follows the roster's id
-    if (!match->second.empty()) s.notes.insert(s.notes.begin(), match->second);
+    if (!match->second.note.empty()) s.notes.insert(s.notes.begin(), match->second.note);
   }
 }
 
@@ -291,7 +291,7 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
                  const std::vector<std::string>& others = {}, bool readable = true) {
     if (counts_as && readable)
       if (CountsAs as = counts_as(student, others); !as.student.empty() && as.student != student) {
-        in.matched.emplace(in.submissions.size(), std::move(as.note));
+        in.matched.emplace(in.submissions.size(), Inputs::Matched{student, std::move(as.note)});
         student = std::move(as.student);
       }
     in.submissions.push_back(place);
@@ -380,14 +380,22 @@ Inputs read_inputs(InputList list, unsigned jobs, const ColumnChoice& sheet_colu
     if (file.place.empty() || in.students[k].empty()) continue;
     const fs::path place(file.place);
     const std::string stem = place.stem().string();
-    bool agrees = names_student(stem, in.students[k]);
-    for (const fs::path& folder : place.parent_path()) agrees = agrees || names_student(folder.string(), in.students[k]);
+    // The id as the file gives it (an email the roster matched) names the
+    // student as well as the roster id it counts as.
+    const auto match = in.matched.find(k);
+    const std::string& given = match == in.matched.end() ? in.students[k] : match->second.given;
+    const auto names = [&](std::string_view name) {
+      return names_student(name, in.students[k]) || (!given.empty() && names_student(name, given));
+    };
+    bool agrees = names(stem);
+    for (const fs::path& folder : place.parent_path()) agrees = agrees || names(folder.string());
     if (agrees) continue;
+    const std::string says = given.empty() ? in.students[k] : given;
     if (place.has_parent_path()) {
-      in.flags[k] = fmt::format("the file says student {} but sits in '{}/'", quoted_printable(in.students[k]),
+      in.flags[k] = fmt::format("the file says student {} but sits in '{}/'", quoted_printable(says),
                                 shown_path(place.parent_path().string()));
     } else if (auto other = by_student.find(stem); other != by_student.end() && stem != in.students[k]) {
-      in.flags[k] = fmt::format("the file says student {} but is named {}", quoted_printable(in.students[k]),
+      in.flags[k] = fmt::format("the file says student {} but is named {}", quoted_printable(says),
                                 quoted_printable(place.filename().string()));
     }
   }

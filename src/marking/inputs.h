@@ -100,9 +100,13 @@ struct Inputs {
   std::vector<std::string> students;     // per submission: the student id it gives, or ""
   std::vector<std::size_t> superseding;  // per submission: the one that counts for its student, or `counts`
   std::unordered_map<std::size_t, std::string> flags;  // submission → why its place and its student disagree
-  // submission → the note for its feedback ("" for none), when it counts as
-  // another student than the id it gives (students has the one it counts as)
-  std::unordered_map<std::size_t, std::string> matched;
+  // A submission that counts as another student than the id it gives
+  // (students has the one it counts as).
+  struct Matched {
+    std::string given;  // the id it gives
+    std::string note;   // for its feedback; "" for none
+  };
+  std::unordered_map<std::size_t, Matched> matched;
   std::unordered_map<std::size_t, std::string> superseded_why;  // submission that does not count → why (superseded_reason)
   std::vector<InputNotice> notices;      // what was not read, and sheets' columns that were not marked
 

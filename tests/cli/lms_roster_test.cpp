@@ -181,3 +181,27 @@ TEST_CASE("Moodle's grader export (Export grades: plain text file) is a roster a
                                                       {"20260001", "Ada Lovelace", "unanswered"},
                                                       {"20260002", "Alan Turing", "missing"}});
 }
+
+TEST_CASE("an answer file that gives the student's email, in a folder named by it, is that roster student, unflagged") {
+  const fs::path dir = scratch() / "email-folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "subs" / "ada@x.org");
+  const std::string roster = (dir / "participants.csv").string();
+  write_file(roster, moodle_participants);
+  const Run t = run_cli("template rubrics/lesson.yaml --seed 5 --student 20260001");
+  REQUIRE(t.status == 0);
+  std::string file = t.out;
+  const std::string written = "student: \"20260001\"";
+  const std::size_t at = file.find(written);
+  REQUIRE(at != std::string::npos);
+  file.replace(at, written.size(), "student: ada@x.org");
+  write_file((dir / "subs" / "ada@x.org" / "answers.yaml").string(), file);
+  const Run m = run_cli("mark rubrics/lesson.yaml --seed 5 '" + (dir / "subs").string() + "' --roster '" + roster +
+                        "' --out '" + (dir / "out").string() + "'");
+  CHECK(m.status == 1);  // Alan and Grace handed nothing in
+  CHECK(m.err.find("check who handed it in") == std::string::npos);
+  auto rows = parse_csv(read_file((dir / "out/gradebook.csv").string(), 1 << 20));
+  REQUIRE(rows.size() == 4);
+  CHECK(std::vector<std::string>{rows[1][0], rows[1][2], rows[1][3], rows[1].back()} ==
+        std::vector<std::string>{"20260001", variant_of("20260001"), "unanswered", ""});
+}
