@@ -104,7 +104,10 @@ int run_mark(const MarkOptions& options, std::ostream& out, std::ostream& err) {
     settings.sheet_columns.titles =
         read_column_map(read_file(options.column_map, max_column_map_bytes), options.column_map, cells);
   }
-  for (const FormQuestion& q : form) settings.sheet_columns.titles.push_back({q.title, q.cell});
+  for (const FormQuestion& q : form) {
+    settings.sheet_columns.titles.push_back({q.title, q.cell});
+    if (q.cell != "student") settings.sheet_columns.cells.push_back(q.cell);
+  }
   if (!options.roster.empty()) {
     std::vector<std::string> notes;
     const std::string text = read_file(options.roster, max_roster_bytes);

@@ -580,7 +580,11 @@ SheetLayout read_header(const CsvRecord& record, const std::string& file, const 
   layout.submitted = submitted_column(fields);
   const std::optional<std::size_t> student = layout.columns.id;
   const ClassColumns& c = layout.columns;
-  std::set<std::tuple<std::string, std::string, std::size_t, std::size_t>> seen;
+  std::set<std::tuple<std::string, std::string, std::size_t, std::size_t>> seen, rubric_cells;
+  for (const std::string& name : limits.sheet_columns.cells)
+    if (CellColumn cell; classify(name, limits.max_cells, cell) == ColumnKind::cell)
+      rubric_cells.emplace(cell.question, cell.part, cell.row, cell.col);
+  std::map<std::string, std::map<std::string, std::pair<std::size_t, std::size_t>>> all_shapes;
   std::size_t cells = 0;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const std::string_view name = trim(fields[i]);
@@ -597,13 +601,16 @@ SheetLayout read_header(const CsvRecord& record, const std::string& file, const 
                       key == "seed" || key == "variant" || key == "rubric" || is_known_metadata(name);
     if (kind == ColumnKind::unknown ||
         (kind == ColumnKind::cell && !seen.emplace(cell.question, cell.part, cell.row, cell.col).second) ||
+
         (kind == ColumnKind::other && !used)) {
       info.unknown_columns.push_back(printable(trim(record.fields[i]), 100));
       continue;
     }
     if (kind != ColumnKind::cell) continue;
     cell.field = i;
-    auto& [rows, cols] = layout.shapes[cell.question][cell.part];
+    // The cap counts every cell column, marked or not: a header is refused
+    // for its size before anything else is said of it.
+    auto& [rows, cols] = all_shapes[cell.question][cell.part];
     const std::size_t before = rows * cols;
     rows = std::max(rows, cell.row + 1);
     cols = std::max(cols, cell.col + 1);
@@ -612,6 +619,13 @@ SheetLayout read_header(const CsvRecord& record, const std::string& file, const 
       throw Error(file, record.line, 0,
                   "the header's cell columns make more than " + std::to_string(limits.max_cells) +
                       " answer cells per student");
+    if (!rubric_cells.empty() && !rubric_cells.contains({cell.question, cell.part, cell.row, cell.col})) {
+      info.unknown_columns.push_back(printable(trim(record.fields[i]), 100));  // a cell of no question here
+      continue;
+    }
+    auto& [marked_rows, marked_cols] = layout.shapes[cell.question][cell.part];
+    marked_rows = std::max(marked_rows, cell.row + 1);
+    marked_cols = std::max(marked_cols, cell.col + 1);
     layout.cells.push_back(std::move(cell));
   }
   layout.cells_per_row = cells;

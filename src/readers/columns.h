@@ -42,6 +42,10 @@ struct ColumnChoice {
   std::string id;
   std::string name;
   std::vector<TitledColumn> titles = {};  // (a default, so {"id", "name"} leaves it empty without a warning)
+  // The cells of the rubric being marked (`q1.scores.2`), when known: a
+  // column that reads as a cell but names none of them is not marked (it is
+  // one of the sheet's unused columns). Empty: every cell column is read.
+  std::vector<std::string> cells = {};
 };
 
 // A header as compared with the titles attnmark knows: lower case (ASCII),
